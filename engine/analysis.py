@@ -1,0 +1,75 @@
+"""Can the bot's current policy still be beaten? For reporting only, never for choosing.
+
+The bot is deterministic, so against it a game is fixed by the opponent's moves alone.
+The search branches over every opponent move and follows the bot's single choice;
+results are memoised per position, since the policy depends on the position only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .memory import Memory
+from .policy import choose_code
+from .rules import EMPTIES, POW3, WINNER, Mark, to_move
+
+Policy = Callable[[int], int]  # position code -> cell 0..8
+
+
+@dataclass(frozen=True, slots=True)
+class Vulnerability:
+    """How a policy fares in one role against every possible opponent."""
+
+    role: Mark
+    losing_lines: int  # distinct opponent move sequences that beat the bot
+
+    @property
+    def beatable(self) -> bool:
+        return self.losing_lines > 0
+
+
+def count_losing_lines(policy: Policy, role: Mark) -> int:
+    """How many distinct opponent lines beat ``policy`` playing ``role``."""
+    memo: dict[int, int] = {}
+    opponent = int(role.other)
+
+    def lines(code: int) -> int:
+        if code in memo:
+            return memo[code]
+        if WINNER[code] or not EMPTIES[code]:
+            result = 1 if WINNER[code] == opponent else 0
+        elif to_move(code) == role:
+            result = lines(code + role * POW3[policy(code)])
+        else:
+            result = sum(lines(code + opponent * POW3[c]) for c in EMPTIES[code])
+        memo[code] = result
+        return result
+
+    return lines(0)
+
+
+def winning_replies(policy: Policy, role: Mark, code: int) -> list[int]:
+    """The opponent's moves in ``code`` that keep a forced win against ``policy``."""
+    memo: dict[int, bool] = {}
+    opponent = int(role.other)
+
+    def wins(code: int) -> bool:
+        if code in memo:
+            return memo[code]
+        if WINNER[code] or not EMPTIES[code]:
+            result = WINNER[code] == opponent
+        elif to_move(code) == role:
+            result = wins(code + role * POW3[policy(code)])
+        else:
+            result = any(wins(code + opponent * POW3[c]) for c in EMPTIES[code])
+        memo[code] = result
+        return result
+
+    return [c for c in EMPTIES[code] if wins(code + opponent * POW3[c])]
+
+
+def analyse(memory: Memory, role: Mark) -> Vulnerability:
+    """Whether the bot, playing ``role`` with this memory, can still be beaten, and how often."""
+    facts = memory._facts
+    return Vulnerability(role, count_losing_lines(lambda code: choose_code(facts, code), role))

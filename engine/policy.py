@@ -1,0 +1,49 @@
+"""How the bot picks its move: from memory only, never by looking ahead.
+
+1. a move known to win, the first in cell order;
+2. otherwise the first cell (1..9 as people count) whose move is not a known loss,
+   which is the seeds' "naive first available";
+3. otherwise, every move being a known loss, the first free cell.
+
+Deterministic, so people can watch the bot change its mind after a loss.
+"""
+
+from __future__ import annotations
+
+from .board import Board
+from .memory import LOSS, WIN, Memory, Outcome
+from .rules import CANON, EMPTIES, POW3, is_over, string_to_code, to_move
+
+
+def choose_code(facts: dict[int, Outcome], code: int) -> int:
+    """The policy on raw codes: the hot path of training and analysis."""
+    free = EMPTIES[code]
+    mark = 1 if len(free) % 2 else 2
+    first_safe = -1
+    for cell in free:
+        known = facts.get(CANON[code + mark * POW3[cell]])
+        if known is WIN:
+            return cell
+        if first_safe < 0 and known is not LOSS:
+            first_safe = cell
+    return first_safe if first_safe >= 0 else free[0]
+
+
+def choose_move(memory: Memory, position: str | Board) -> int:
+    """The bot's move (0..8) in ``position``; the mover is whoever's turn it is.
+
+    Raises ``ValueError`` for an illegal or finished position.
+    """
+    code = position.code if isinstance(position, Board) else string_to_code(position)
+    if is_over(code):
+        raise ValueError("the game is over; there is no move to choose")
+    return choose_code(memory._facts, code)
+
+
+def move_outcomes(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
+    """What the memory knows of each legal move in ``position``: for explaining the bot."""
+    code = position.code if isinstance(position, Board) else string_to_code(position)
+    if is_over(code):
+        return {}
+    mark = to_move(code)
+    return {cell: memory._facts.get(CANON[code + mark * POW3[cell]]) for cell in EMPTIES[code]}

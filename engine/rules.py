@@ -1,0 +1,164 @@
+"""The rules of tic-tac-toe, the board's 8 symmetries and the precomputed tables behind them.
+
+A position is a base-3 number (seed 000): cell ``i`` contributes ``mark * 3**i`` with
+X = 1 and O = 2, so every board is an int below 3**9. Cells are 0..8 here, row-major;
+people see them as 1..9. Only the 5,478 positions reachable by legal play get table
+entries, which is also how legality is decided.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+CELLS = 9
+POW3 = tuple(3**i for i in range(CELLS))
+LINES = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
+    (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
+    (0, 4, 8), (2, 4, 6),  # diagonals
+)  # fmt: skip
+
+
+class Mark(enum.IntEnum):
+    """A player's mark; the value is its base-3 digit."""
+
+    X = 1
+    O = 2  # noqa: E741 - the letter is the mark's name
+
+    @property
+    def other(self) -> Mark:
+        return Mark(3 - self)
+
+    @property
+    def symbol(self) -> str:
+        return self.name
+
+
+SYMBOLS = {".": 0, "X": 1, "O": 2}
+_DIGIT_SYMBOL = ".XO"
+
+
+def _symmetries() -> tuple[tuple[int, ...], ...]:
+    """The 8 rotations and reflections, each as ``perm`` with ``new[perm[i]] = old[i]``."""
+
+    def rotate(cell: int) -> int:  # quarter turn clockwise
+        row, col = divmod(cell, 3)
+        return col * 3 + (2 - row)
+
+    def mirror(cell: int) -> int:  # left-right
+        row, col = divmod(cell, 3)
+        return row * 3 + (2 - col)
+
+    perms = []
+    perm = tuple(range(CELLS))
+    for _ in range(4):
+        perms.append(perm)
+        perms.append(tuple(mirror(c) for c in perm))
+        perm = tuple(rotate(c) for c in perm)
+    return tuple(perms)
+
+
+SYMMETRIES = _symmetries()
+
+
+def digits(code: int) -> list[int]:
+    """The nine cell values (0 empty, 1 X, 2 O) of a position code."""
+    out = []
+    for _ in range(CELLS):
+        code, d = divmod(code, 3)
+        out.append(d)
+    return out
+
+
+def _winner(cells: list[int]) -> int:
+    for a, b, c in LINES:
+        if cells[a] and cells[a] == cells[b] == cells[c]:
+            return cells[a]
+    return 0
+
+
+def _build_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Walk every legal game once; fill canonical keys, winners and free cells."""
+    size = 3**CELLS
+    canon = [-1] * size  # -1 marks an unreachable (illegal) position
+    winner = [0] * size
+    empties: list[tuple[int, ...]] = [()] * size
+    stack = [0]
+    canon[0] = 0
+    while stack:
+        code = stack.pop()
+        cells = digits(code)
+        winner[code] = won = _winner(cells)
+        free = tuple(i for i in range(CELLS) if not cells[i])
+        empties[code] = free
+        canon[code] = min(
+            sum(cells[i] * POW3[perm[i]] for i in range(CELLS)) for perm in SYMMETRIES
+        )
+        if won or not free:
+            continue
+        mark = 1 if len(free) % 2 else 2  # X moves when an odd number of cells is free
+        for cell in free:
+            child = code + mark * POW3[cell]
+            if canon[child] == -1:
+                canon[child] = 0  # claimed; filled when popped
+                stack.append(child)
+    return canon, winner, empties
+
+
+CANON, WINNER, EMPTIES = _build_tables()
+
+
+def is_legal_code(code: int) -> bool:
+    return 0 <= code < len(CANON) and CANON[code] >= 0
+
+
+def code_to_string(code: int) -> str:
+    return "".join(_DIGIT_SYMBOL[d] for d in digits(code))
+
+
+def string_to_code(position: str) -> int:
+    """Parse a 9-character position of ``X``, ``O`` and ``.``; raise ``ValueError`` if illegal."""
+    if not isinstance(position, str) or len(position) != CELLS:
+        raise ValueError(f"position must be 9 characters of X, O and '.', got {position!r}")
+    code = 0
+    for i, ch in enumerate(position):
+        if ch not in SYMBOLS:
+            raise ValueError(f"position {position!r} has {ch!r}; use only X, O and '.'")
+        code += SYMBOLS[ch] * POW3[i]
+    if not is_legal_code(code):
+        raise ValueError(f"position {position!r} cannot arise in a legal game")
+    return code
+
+
+def to_move(code: int) -> Mark:
+    """Whose turn it is in a (legal, unfinished) position."""
+    return Mark.X if len(EMPTIES[code]) % 2 else Mark.O
+
+
+def last_mover(code: int) -> Mark:
+    """Who made the move that produced a (legal, non-empty) position."""
+    return Mark.O if len(EMPTIES[code]) % 2 else Mark.X
+
+
+def is_over(code: int) -> bool:
+    return bool(WINNER[code]) or not EMPTIES[code]
+
+
+def replay(moves: Iterable[int]) -> list[int]:
+    """The position code after each move of a game from the empty board, X first.
+
+    Raises ``ValueError`` for a cell out of range, a taken cell or a move after the end.
+    """
+    codes = []
+    code = 0
+    for ply, cell in enumerate(moves):
+        if is_over(code):
+            raise ValueError(f"move {ply + 1} ({cell}) comes after the game ended")
+        if not isinstance(cell, int) or not 0 <= cell < CELLS:
+            raise ValueError(f"move {ply + 1} must be a cell 0..8, got {cell!r}")
+        if cell not in EMPTIES[code]:
+            raise ValueError(f"move {ply + 1} plays cell {cell}, which is taken")
+        code += to_move(code) * POW3[cell]
+        codes.append(code)
+    return codes

@@ -1,0 +1,113 @@
+"""Training: play many games against an opponent and learn from each (seeds 001 and 004).
+
+Opponents:
+
+* ``"random"``: seed 001's "artificially stupid" player, uniform over free cells;
+* ``"self"``: the bot against itself through the same memory, each move random with
+  probability ``explore`` so that a deterministic policy does not replay one game forever;
+* any callable taking a :class:`Board` and returning a cell 0..8.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from .board import Board
+from .memory import Memory, infer
+from .policy import choose_code
+from .rules import EMPTIES, POW3, WINNER, Mark
+
+Opponent = Literal["random", "self"] | Callable[[Board], int]
+Role = Mark | Literal["both"]
+Progress = Callable[[int, int], object]  # (games done, games in all)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingReport:
+    games: int
+    wins: int  # the bot's, counted for the side the bot was given
+    losses: int
+    draws: int
+    new_facts: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+def train(
+    memory: Memory,
+    games: int,
+    *,
+    opponent: Opponent = "random",
+    role: Role = "both",
+    seed: int | None = None,
+    explore: float = 0.1,
+    progress: Progress | None = None,
+    progress_every: int | None = None,
+) -> TrainingReport:
+    """Play ``games`` games, the bot as ``role`` (alternating X and O for ``"both"``)."""
+    if not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a whole number of at least 0, got {games!r}")
+    if role not in (Mark.X, Mark.O, "both"):
+        raise ValueError(f"role must be Mark.X, Mark.O or 'both', got {role!r}")
+    rng = random.Random(seed)
+    rand = rng.random
+    facts = memory._facts
+
+    def random_move(code: int) -> int:
+        free = EMPTIES[code]
+        return free[int(rand() * len(free))]
+
+    if opponent == "random":
+        opponent_move = random_move
+    elif opponent == "self":
+
+        def opponent_move(code: int) -> int:
+            return random_move(code) if rand() < explore else choose_code(facts, code)
+
+    elif callable(opponent):
+
+        def opponent_move(code: int) -> int:
+            cell = opponent(Board.from_code(code))
+            if cell not in EMPTIES[code]:
+                raise ValueError(f"opponent played {cell!r}, which is not a free cell")
+            return cell
+
+    else:
+        raise ValueError(f"opponent must be 'random', 'self' or a callable, got {opponent!r}")
+
+    bot_move = opponent_move if opponent == "self" else (lambda code: choose_code(facts, code))
+    every = progress_every or max(1, games // 100)
+    before = len(facts)
+    wins = losses = 0
+    started = time.perf_counter()
+    for game in range(games):
+        bot = int(role) if role != "both" else (1 if game % 2 == 0 else 2)
+        code = 0
+        path = []
+        while True:
+            free = EMPTIES[code]
+            mark = 1 if len(free) % 2 else 2
+            code += mark * POW3[bot_move(code) if mark == bot else opponent_move(code)]
+            path.append(code)
+            if WINNER[code] or len(free) == 1:
+                break
+        won = WINNER[code]
+        for code in reversed(path):
+            infer(facts, code)
+        if won == bot:
+            wins += 1
+        elif won:
+            losses += 1
+        if progress is not None and ((game + 1) % every == 0 or game + 1 == games):
+            progress(game + 1, games)
+    return TrainingReport(
+        games, wins, losses, games - wins - losses, len(facts) - before,
+        time.perf_counter() - started,
+    )  # fmt: skip
