@@ -18,7 +18,7 @@ from .analysis import Vulnerability, analyse, count_losing_lines, winning_replie
 from .board import Board, IllegalMoveError
 from .memory import LOSS, WIN, Fact, Lesson, Memory, Outcome
 from .policy import choose_move, move_outcomes
-from .rules import Mark
+from .rules import Mark, canonical
 from .training import TrainingReport, train
 from .transport import MemoryFormatError, export_memory, import_memory
 
@@ -42,6 +42,7 @@ __all__ = [
     "TrainingReport",
     "Vulnerability",
     "analyse",
+    "canonical",
     "choose_move",
     "count_losing_lines",
     "export_memory",

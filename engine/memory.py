@@ -144,9 +144,15 @@ class Memory:
             if outcome is not None:
                 before = codes[ply - 1] if ply else 0
                 lessons.append(
-                    Lesson(ply, moves[ply], last_mover(codes[ply]), outcome,
-                           code_to_string(before), code_to_string(codes[ply]))
-                )  # fmt: skip
+                    Lesson(
+                        ply,
+                        moves[ply],
+                        last_mover(codes[ply]),
+                        outcome,
+                        code_to_string(before),
+                        code_to_string(codes[ply]),
+                    )
+                )
         return lessons
 
 

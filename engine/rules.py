@@ -14,10 +14,15 @@ from collections.abc import Iterable
 CELLS = 9
 POW3 = tuple(3**i for i in range(CELLS))
 LINES = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
-    (0, 4, 8), (2, 4, 6),  # diagonals
-)  # fmt: skip
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),  # rows
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),  # columns
+    (0, 4, 8),
+    (2, 4, 6),  # diagonals
+)
 
 
 class Mark(enum.IntEnum):
@@ -129,6 +134,11 @@ def string_to_code(position: str) -> int:
     if not is_legal_code(code):
         raise ValueError(f"position {position!r} cannot arise in a legal game")
     return code
+
+
+def canonical(position: str) -> str:
+    """The orientation of ``position`` that stands for all 8 (what a memory stores)."""
+    return code_to_string(CANON[string_to_code(position)])
 
 
 def to_move(code: int) -> Mark:

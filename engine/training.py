@@ -108,6 +108,10 @@ def train(
         if progress is not None and ((game + 1) % every == 0 or game + 1 == games):
             progress(game + 1, games)
     return TrainingReport(
-        games, wins, losses, games - wins - losses, len(facts) - before,
+        games,
+        wins,
+        losses,
+        games - wins - losses,
+        len(facts) - before,
         time.perf_counter() - started,
-    )  # fmt: skip
+    )

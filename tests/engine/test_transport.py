@@ -34,10 +34,15 @@ def test_round_trip_keeps_the_memory_as_dict_and_as_json_text():
 
 def test_any_orientation_is_accepted_and_folds_into_one_fact():
     memory = engine.import_memory(
-        {"format": "ttt-memory", "version": 1,
-         "facts": [{"position": "XO..X....", "outcome": "win"},
-                   {"position": "..X.XO...", "outcome": "win"}]}  # the same, turned
-    )  # fmt: skip
+        {
+            "format": "ttt-memory",
+            "version": 1,
+            "facts": [
+                {"position": "XO..X....", "outcome": "win"},
+                {"position": "..X.XO...", "outcome": "win"},
+            ],
+        }  # the same, turned
+    )
     assert len(memory) == 1
     assert memory.outcome("....X..OX") is WIN
 
@@ -57,20 +62,28 @@ def doc_with(*facts, **top):
         ({"format": "ttt-memory", "version": 1}, '"facts" must be a list'),
         (doc_with("XO..X...."), r"facts\[0\] must be an object"),
         (doc_with({"position": "XO..X...."}), r"facts\[0\] must be an object"),
-        (doc_with({"position": "XO..X....", "outcome": "draw"}), r'facts\[0\]: outcome must be'),
+        (doc_with({"position": "XO..X....", "outcome": "draw"}), r"facts\[0\]: outcome must be"),
         (doc_with({"position": "XO..X...", "outcome": "win"}), r"facts\[0\]: position"),
         (doc_with({"position": 7, "outcome": "win"}), r"facts\[0\]: position"),
-        (doc_with({"position": "XO..X....", "outcome": "win"},
-                  {"position": "OO.......", "outcome": "win"}),
-         r"facts\[1\]: position 'OO\.\.\.\.\.\.\.' cannot arise"),
+        (
+            doc_with(
+                {"position": "XO..X....", "outcome": "win"},
+                {"position": "OO.......", "outcome": "win"},
+            ),
+            r"facts\[1\]: position 'OO\.\.\.\.\.\.\.' cannot arise",
+        ),
         (doc_with({"position": "XXXOO....", "outcome": "loss"}), r"facts\[0\].*completes a line"),
         (doc_with({"position": "XOXXOOOXX", "outcome": "win"}), r"facts\[0\].*finished draw"),
         (doc_with({"position": ".........", "outcome": "win"}), r"facts\[0\].*empty board"),
-        (doc_with({"position": "XO..X....", "outcome": "win"},
-                  {"position": "..X.XO...", "outcome": "loss"}),
-         r"facts\[1\].*already known as a win"),
+        (
+            doc_with(
+                {"position": "XO..X....", "outcome": "win"},
+                {"position": "..X.XO...", "outcome": "loss"},
+            ),
+            r"facts\[1\].*already known as a win",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_documents_are_rejected_naming_the_bad_entry(document, message):
     memory = trained_memory()
     before = memory.copy()

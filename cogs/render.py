@@ -1,0 +1,183 @@
+"""How a game looks in Discord: the emoji board, the embed around it, the 3×3 buttons."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from engine import LOSS, WIN, Board, Lesson, Mark
+from gameflow import Game, Stats, Turn
+
+MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
+KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
+CELL_NAMES = (
+    "the top-left corner",
+    "the top edge",
+    "the top-right corner",
+    "the left edge",
+    "the centre",
+    "the right edge",
+    "the bottom-left corner",
+    "the bottom edge",
+    "the bottom-right corner",
+)
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+COLOURS = {"running": 0x5865F2, "bot_won": 0xED4245, "player_won": 0x57F287, "draw": 0xFEE75C}
+NEUTRAL = 0x99AAB5
+
+
+def board_rows(board: Board) -> str:
+    """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
+    cells = [board.cell(i) for i in range(9)]
+    symbols = [MARK_EMOJI[c] if c else KEYCAPS[i] for i, c in enumerate(cells)]
+    return "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
+
+
+def winning_cells(board: Board) -> set[int]:
+    winner = board.winner
+    if winner is None:
+        return set()
+    return {c for line in LINES if all(board.cell(i) is winner for i in line) for c in line}
+
+
+def describe_lesson(lesson: Lesson, bot_mark: Mark) -> str:
+    where = f"{CELL_NAMES[lesson.cell]} ({lesson.cell + 1})"
+    if lesson.player is bot_mark:
+        if lesson.outcome is LOSS:
+            return f"I won't play {where} in that position again: it loses."
+        return f"Playing {where} there wins; I'll do it again."
+    if lesson.outcome is WIN:
+        return f"Your move to {where} there wins; I'll remember it when I play your side."
+    return f"Your move to {where} there loses; I'll remember it too."
+
+
+def lesson_text(turn: Turn) -> str | None:
+    """What the bot learned, in a player's words: its own mistakes first, at most three."""
+    bot = turn.game.bot_mark
+    if not turn.lessons:
+        return None
+    ordered = sorted(turn.lessons, key=lambda ls: (ls.player is not bot, ls.outcome is WIN))
+    lines = [describe_lesson(lesson, bot) for lesson in ordered[:3]]
+    more = len(turn.lessons) - len(lines)
+    if more > 0:
+        lines.append(f"…and {more} more lesson{'s' if more > 1 else ''}.")
+    return "\n".join(lines)
+
+
+def status_text(game: Game, turn: Turn | None = None) -> str:
+    player = f"<@{game.player_id}>"
+    if game.result == "running":
+        moved = ""
+        if turn is not None and turn.bot_cell is not None:
+            moved = f"I played {turn.bot_cell + 1}. "
+        return f"{moved}Your turn, {player} ({MARK_EMOJI[game.player_mark]}): pick a free cell."
+    return {
+        "player_won": f"🎉 {player} wins! I'll learn from this.",
+        "bot_won": f"I win! Better luck next time, {player}.",
+        "draw": "It's a draw.",
+        "resigned": f"{player} resigned. I win.",
+        "abandoned": "⌛ Abandoned: no move for a while. Nothing was learned from it.",
+    }[game.result]
+
+
+def board_embed(turn: Turn) -> discord.Embed:
+    game = turn.game
+    title = f"{MARK_EMOJI[game.player_mark]} you vs me {MARK_EMOJI[game.bot_mark]}"
+    embed = discord.Embed(
+        title=f"Tic-tac-toe: {title}",
+        description=f"{board_rows(game.board)}\n\n{status_text(game, turn)}",
+        colour=COLOURS.get(game.result, NEUTRAL),
+    )
+    learned = lesson_text(turn)
+    if learned:
+        embed.add_field(name="What I learned", value=learned, inline=False)
+    embed.set_footer(
+        text=f"I know {turn.memory_size} lesson{'s' * (turn.memory_size != 1)} in this server."
+    )
+    return embed
+
+
+class CellButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ttt:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<cell>[1-9])",
+):
+    """One cell of the board. The custom id names the game and the move count, so a
+    click keeps working after a restart and a click on an old board is recognised."""
+
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        cell: int,
+        *,
+        board: Board | None = None,
+        finished: bool = True,
+        highlight: bool = False,
+    ) -> None:
+        mark = board.cell(cell - 1) if board is not None else None
+        button = discord.ui.Button(
+            custom_id=f"ttt:{game_id}:{ply}:{cell}",
+            style=discord.ButtonStyle.success
+            if highlight
+            else (
+                discord.ButtonStyle.secondary if mark or finished else discord.ButtonStyle.primary
+            ),
+            label=None if mark else str(cell),
+            emoji=MARK_EMOJI[mark] if mark else None,
+            disabled=bool(mark) or finished,
+            row=(cell - 1) // 3,
+        )
+        super().__init__(button)
+        self.game_id, self.ply, self.cell = game_id, ply, cell
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> CellButton:
+        return cls(int(match["game"]), int(match["ply"]), int(match["cell"]), finished=False)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("TicTacToe")
+        await cog.on_cell_click(interaction, self.game_id, self.ply, self.cell)
+
+
+def board_view(game: Game, *, frozen: bool = False) -> discord.ui.View:
+    """The 3×3 buttons. ``frozen`` disables them all, for a board that is no longer current."""
+    view = discord.ui.View(timeout=None)
+    board = game.board
+    finished = frozen or not game.running
+    wins = winning_cells(board)
+    for cell in range(1, 10):
+        view.add_item(
+            CellButton(
+                game.id, game.ply, cell, board=board, finished=finished, highlight=cell - 1 in wins
+            )
+        )
+    return view
+
+
+def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> discord.Embed:
+    def record_text(record) -> str:
+        text = (
+            f"**{record.games}** games: I won **{record.bot_wins}**, "
+            f"lost **{record.bot_losses}**, drew **{record.draws}**"
+        )
+        if record.unfinished:
+            text += f" ({record.unfinished} abandoned)"
+        return text
+
+    def beatable(v) -> str:
+        if not v.beatable:
+            return "✅ unbeatable"
+        return f"still beatable ({v.losing_lines} winning line{'s' * (v.losing_lines != 1)})"
+
+    embed = discord.Embed(title=f"Tic-tac-toe in {guild_name}", colour=NEUTRAL)
+    embed.add_field(name="This server", value=record_text(stats.server), inline=False)
+    embed.add_field(
+        name=f"You ({player.display_name})", value=record_text(stats.player), inline=False
+    )
+    embed.add_field(name="Lessons learned", value=str(stats.facts), inline=True)
+    embed.add_field(name="Playing ❌ (first)", value=beatable(stats.beatable_as_x), inline=True)
+    embed.add_field(name="Playing ⭕ (second)", value=beatable(stats.beatable_as_o), inline=True)
+    return embed

@@ -1,0 +1,189 @@
+"""``/ttt``: play against the bot. Thin: parse, call the game flow, render the reply."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from gameflow import GameError, GameService, Turn
+
+from .render import CELL_NAMES, CellButton, board_embed, board_view, stats_embed
+
+log = logging.getLogger(__name__)
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    """Answer a bad request privately; nothing has changed."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+@app_commands.guild_only()
+class TicTacToe(
+    commands.GroupCog,
+    group_name="ttt",
+    group_description="Play tic-tac-toe against a bot that learns from its losses",
+):
+    def __init__(self, bot: commands.Bot, service: GameService, sweep_seconds: float) -> None:
+        self.bot = bot
+        self.service = service
+        self.sweep.change_interval(seconds=sweep_seconds)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(CellButton)
+        self.sweep.start()
+
+    async def cog_unload(self) -> None:
+        self.sweep.cancel()
+        self.bot.remove_dynamic_items(CellButton)
+
+    async def _attempt(
+        self, interaction: discord.Interaction, request: Awaitable[Turn]
+    ) -> Turn | None:
+        try:
+            return await request
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return None
+
+    async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
+        """Answer with a fresh board message, and retire the one it replaces."""
+        old_message_id = turn.game.message_id
+        await interaction.response.send_message(embed=board_embed(turn), view=board_view(turn.game))
+        if not turn.game.running:
+            await self._freeze(turn, old_message_id)
+            return
+        message = await interaction.original_response()
+        await self.service.attach_message(turn.game, message.id)
+        await self._freeze(turn, old_message_id)
+
+    async def _freeze(self, turn: Turn, message_id: int | None, *, redraw: bool = False) -> None:
+        """Disable the buttons of an older board message (and redraw it, if asked)."""
+        if message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(turn.game.channel_id)
+        kwargs = {"embed": board_embed(turn)} if redraw else {}
+        try:
+            await channel.get_partial_message(message_id).edit(
+                view=board_view(turn.game, frozen=True), **kwargs
+            )
+        except discord.HTTPException as error:  # deleted, or no access: the game goes on
+            log.warning("could not update board message %s: %s", message_id, error)
+
+    # --- commands -----------------------------------------------------------------
+    @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
+    @app_commands.describe(first="Who moves first: you (the default) or me")
+    async def play(
+        self, interaction: discord.Interaction, first: Literal["me", "bot"] = "me"
+    ) -> None:
+        turn = await self._attempt(
+            interaction,
+            self.service.start(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                bot_first=first == "bot",
+            ),
+        )
+        if turn is not None:
+            await self._post_board(interaction, turn)
+
+    @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
+    @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")
+    async def move(self, interaction: discord.Interaction, cell: int) -> None:
+        turn = await self._attempt(
+            interaction, self.service.move(interaction.channel_id, interaction.user.id, cell)
+        )
+        if turn is not None:
+            await self._post_board(interaction, turn)
+
+    @move.autocomplete("cell")
+    async def free_cells(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        game = self.service.running_game(interaction.channel_id)
+        if game is None or game.player_id != interaction.user.id:
+            return []
+        typed = current.strip()
+        return [
+            app_commands.Choice(name=f"{c + 1}: {CELL_NAMES[c]}", value=c + 1)
+            for c in game.board.legal_moves
+            if str(c + 1).startswith(typed)
+        ]
+
+    @app_commands.command(description="Give up the game you are playing in this channel")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        turn = await self._attempt(
+            interaction, self.service.resign(interaction.channel_id, interaction.user.id)
+        )
+        if turn is not None:
+            await self._post_board(interaction, turn)
+
+    @app_commands.command(description="Show this channel's game again, at the bottom of the chat")
+    async def board(self, interaction: discord.Interaction) -> None:
+        game = self.service.running_game(interaction.channel_id)
+        if game is None:
+            await refuse(
+                interaction, "No game is running in this channel. Start one with `/ttt play`."
+            )
+            return
+        memory = await self.service.memory(game.guild_id)
+        await self._post_board(interaction, Turn(game, memory_size=len(memory)))
+
+    @app_commands.command(description="This server's record against me, and yours")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        stats = await self.service.stats(interaction.guild_id, interaction.user.id)
+        await interaction.response.send_message(
+            embed=stats_embed(stats, interaction.user, interaction.guild.name)
+        )
+
+    # --- buttons and the clock -------------------------------------------------------
+    async def on_cell_click(
+        self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
+    ) -> None:
+        game = self.service.running_game(interaction.channel_id)
+        if game is None or game.id != game_id:
+            await refuse(interaction, "That game is over. Start a new one with `/ttt play`.")
+            return
+        turn = await self._attempt(
+            interaction,
+            self.service.move(interaction.channel_id, interaction.user.id, cell, expected_ply=ply),
+        )
+        if turn is not None:
+            await interaction.response.edit_message(
+                embed=board_embed(turn), view=board_view(turn.game)
+            )
+
+    @tasks.loop(seconds=30)
+    async def sweep(self) -> None:
+        """End games left without a move for the timeout, and tell their channels."""
+        for turn in await self.service.expire_idle():
+            game = turn.game
+            minutes = round(self.service.timeout_seconds / 60)
+            channel = self.bot.get_partial_messageable(game.channel_id)
+            await self._freeze(turn, game.message_id, redraw=True)
+            try:
+                await channel.send(
+                    f"⌛ <@{game.player_id}>'s game was abandoned after {minutes} minutes "
+                    "without a move. Nothing was learned from it. `/ttt play` starts a new one.",
+                    allowed_mentions=discord.AllowedMentions(users=False),
+                )
+            except discord.HTTPException as error:
+                log.warning("could not announce abandoned game %s: %s", game.id, error)
+
+    @sweep.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    @sweep.error
+    async def _sweep_failed(self, error: BaseException) -> None:
+        log.exception("the timeout sweep failed; restarting it", exc_info=error)
+        self.sweep.restart()

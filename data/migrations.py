@@ -1,0 +1,90 @@
+"""Schema versions, applied in order and tracked with ``PRAGMA user_version``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import aiosqlite
+
+# Each entry moves the schema from version i to i + 1: statements run in one transaction.
+# Append; never edit a shipped one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """
+    CREATE TABLE facts (
+        guild_id   INTEGER NOT NULL,
+        position   TEXT    NOT NULL,  -- canonical board right after a move, 9 chars of X O .
+        outcome    TEXT    NOT NULL CHECK (outcome IN ('win', 'loss')),
+        learned_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, position)
+    ) WITHOUT ROWID""",
+        """
+    CREATE TABLE games (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        player_id  INTEGER NOT NULL,
+        bot_mark   TEXT    NOT NULL CHECK (bot_mark IN ('X', 'O')),
+        moves      TEXT    NOT NULL,  -- cells 0..8 in play order, e.g. '4012'
+        result     TEXT    NOT NULL,  -- 'running' or how it ended
+        message_id INTEGER,
+        started_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL,
+        ended_at   REAL
+    )""",
+        # one running game per channel, enforced by the database itself
+        "CREATE UNIQUE INDEX one_running_game_per_channel ON games (channel_id)"
+        " WHERE result = 'running'",
+        "CREATE INDEX games_by_guild_player ON games (guild_id, player_id, result)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNewError(RuntimeError):
+    """The database was written by a newer version of the bot."""
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Bring the schema up to date; return the version it was at before."""
+    ((version,),) = await db.execute_fetchall("PRAGMA user_version")
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"the database is at schema version {version}, newer than this bot's "
+            f"{SCHEMA_VERSION}; upgrade the bot or point DATABASE_PATH at another file"
+        )
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        # the version bump commits with the schema change, so a crash leaves either or neither
+        await run_in_transaction(
+            db,
+            [
+                *((sql, ()) for sql in MIGRATIONS[target - 1]),
+                (f"PRAGMA user_version = {target}", ()),
+            ],
+        )
+    return version
+
+
+async def run(db: aiosqlite.Connection, sql: str, params: Sequence = ()) -> list:
+    """Execute to completion in the connection's thread and return the rows.
+
+    No cursor outlives the call: a half-read one keeps its statement busy and makes the
+    next COMMIT fail with "SQL statements in progress".
+    """
+    return list(await db.execute_fetchall(sql, params))
+
+
+async def run_in_transaction(
+    db: aiosqlite.Connection, statements: Iterable[tuple[str, Sequence]]
+) -> None:
+    """All of the statements land, or none."""
+    await run(db, "BEGIN IMMEDIATE")
+    try:
+        for sql, params in statements:
+            await run(db, sql, params)
+    except BaseException:
+        await run(db, "ROLLBACK")
+        raise
+    await run(db, "COMMIT")

@@ -1,0 +1,299 @@
+"""The game flow: a person's move, the bot's reply, learning, storing. No Discord here.
+
+The cogs call these methods and render what comes back; tests and the bot benchmark
+call them directly. Every change is committed before a method returns, so nothing the
+bot announces can be lost. Bad requests raise :class:`GameError` with a message meant
+for the person, and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import engine
+from data import ChannelBusyError, GameRecord, Record, Store
+from engine import Board, Lesson, Mark, Memory
+
+Clock = Callable[[], float]
+
+
+class GameError(Exception):
+    """A request the flow refuses; ``str(error)`` tells the person what to do instead."""
+
+
+def cell_list(cells) -> str:
+    return ", ".join(str(c + 1) for c in cells)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: int
+    guild_id: int
+    channel_id: int
+    player_id: int
+    bot_mark: Mark
+    moves: tuple[int, ...]
+    result: str  # "running" or one of data.RESULTS
+    message_id: int | None
+    updated_at: float
+
+    @property
+    def board(self) -> Board:
+        return Board.from_moves(self.moves)
+
+    @property
+    def player_mark(self) -> Mark:
+        return self.bot_mark.other
+
+    @property
+    def running(self) -> bool:
+        return self.result == "running"
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        return cls(
+            record.id,
+            record.guild_id,
+            record.channel_id,
+            record.player_id,
+            Mark[record.bot_mark],
+            record.moves,
+            record.result,
+            record.message_id,
+            record.updated_at,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one request did: the game as it now stands and what the bot did and learned."""
+
+    game: Game
+    bot_cell: int | None = None  # the bot's reply, 0..8
+    lessons: tuple[Lesson, ...] = ()
+    memory_size: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    server: Record
+    player: Record
+    facts: int
+    beatable_as_x: engine.Vulnerability
+    beatable_as_o: engine.Vulnerability
+
+
+@dataclass
+class _Guild:
+    memory: Memory | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class GameService:
+    def __init__(self, store: Store, *, timeout_seconds: float, clock: Clock = time.time) -> None:
+        self.store = store
+        self.timeout_seconds = timeout_seconds
+        self.clock = clock
+        self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
+        self._busy: set[int] = set()  # channels with a request in progress
+        self._guilds: dict[int, _Guild] = {}
+
+    async def load(self) -> list[Game]:
+        """Pick up every running game from the store (at start-up and after a restart)."""
+        self._games = {r.channel_id: Game.from_record(r) for r in await self.store.running_games()}
+        return list(self._games.values())
+
+    # --- memory -------------------------------------------------------------------
+    async def memory(self, guild_id: int) -> Memory:
+        """This server's memory, read from the store once and then kept."""
+        guild = self._guilds.setdefault(guild_id, _Guild())
+        if guild.memory is None:
+            async with guild.lock:
+                if guild.memory is None:
+                    guild.memory = Memory(await self.store.load_facts(guild_id))
+        return guild.memory
+
+    async def reset_memory(self, guild_id: int) -> int:
+        guild = self._guilds.setdefault(guild_id, _Guild())
+        async with guild.lock:
+            forgotten = await self.store.reset_memory(guild_id)
+            guild.memory = Memory()
+        return forgotten
+
+    # --- one request at a time per channel ------------------------------------------
+    def _claim(self, channel_id: int) -> None:
+        if channel_id in self._busy:
+            raise GameError(
+                "Not so fast: the last move here is still being played. "
+                "Wait for my reply, then make your move."
+            )
+        self._busy.add(channel_id)
+
+    def running_game(self, channel_id: int) -> Game | None:
+        return self._games.get(channel_id)
+
+    def _own_game(self, channel_id: int, player_id: int) -> Game:
+        game = self._games.get(channel_id)
+        if game is None:
+            raise GameError("No game is running in this channel. Start one with `/ttt play`.")
+        if game.player_id != player_id:
+            raise GameError(
+                f"This is <@{game.player_id}>'s game. "
+                "Wait for it to end, then start your own with `/ttt play`."
+            )
+        return game
+
+    # --- the flow -----------------------------------------------------------------
+    async def start(
+        self, guild_id: int, channel_id: int, player_id: int, *, bot_first: bool
+    ) -> Turn:
+        if (running := self._games.get(channel_id)) is not None:
+            raise GameError(self._busy_channel_text(running))
+        self._claim(channel_id)
+        try:
+            memory = await self.memory(guild_id)
+            bot_mark = Mark.X if bot_first else Mark.O
+            moves = (engine.choose_move(memory, Board()),) if bot_first else ()
+            try:
+                record = await self.store.start_game(
+                    guild_id, channel_id, player_id, bot_mark.name, moves, now=self.clock()
+                )
+            except ChannelBusyError as busy:  # another process or an old row got there first
+                self._games[channel_id] = Game.from_record(busy.game)
+                raise GameError(self._busy_channel_text(self._games[channel_id])) from None
+            game = self._games[channel_id] = Game.from_record(record)
+            return Turn(game, moves[0] if moves else None, (), len(memory))
+        finally:
+            self._busy.discard(channel_id)
+
+    @staticmethod
+    def _busy_channel_text(game: Game) -> str:
+        return (
+            f"<@{game.player_id}> is already playing in this channel. Wait for that game "
+            "to end, or start yours in another channel."
+        )
+
+    async def move(
+        self, channel_id: int, player_id: int, cell: int, *, expected_ply: int | None = None
+    ) -> Turn:
+        """The person plays ``cell`` (1..9); the bot replies; a finished game is learned from.
+
+        ``expected_ply`` is the move count of the board the person was looking at (the
+        buttons carry it), so a click on an out-of-date board is refused, not misapplied.
+        """
+        game = self._own_game(channel_id, player_id)
+        self._claim(channel_id)
+        try:
+            game = self._own_game(channel_id, player_id)  # it may have ended while we waited
+            if expected_ply is not None and expected_ply != game.ply:
+                raise GameError(
+                    "That board is out of date: a move was played since. "
+                    "Use the newest board, or `/ttt board` to see it."
+                )
+            board = game.board
+            if board.turn is not game.player_mark:
+                raise GameError("It's not your turn yet: wait for my move.")
+            if not isinstance(cell, int) or not 1 <= cell <= 9:
+                raise GameError(
+                    f"There is no cell {cell}. Pick a free cell from 1 to 9: "
+                    f"{cell_list(board.legal_moves)}."
+                )
+            if cell - 1 not in board.legal_moves:
+                raise GameError(
+                    f"Cell {cell} is taken. Free cells: {cell_list(board.legal_moves)}."
+                )
+            board.push(cell - 1)
+            bot_cell = None
+            memory = await self.memory(game.guild_id)
+            if not board.is_game_over():
+                bot_cell = engine.choose_move(memory, board)
+                board.push(bot_cell)
+            if not board.is_game_over():
+                game = replace(game, moves=board.moves, updated_at=self.clock())
+                await self.store.record_moves(game.id, game.moves, now=game.updated_at)
+                self._games[channel_id] = game
+                return Turn(game, bot_cell, (), len(memory))
+            return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
+        finally:
+            self._busy.discard(channel_id)
+
+    async def resign(self, channel_id: int, player_id: int) -> Turn:
+        self._own_game(channel_id, player_id)
+        self._claim(channel_id)
+        try:
+            game = self._own_game(channel_id, player_id)
+            return await self._finish(game, game.moves, "resigned")
+        finally:
+            self._busy.discard(channel_id)
+
+    async def expire_idle(self) -> list[Turn]:
+        """End as abandoned every game left without a move for the timeout. Nothing is learned."""
+        deadline = self.clock() - self.timeout_seconds
+        expired = []
+        for channel_id, game in list(self._games.items()):
+            if game.updated_at > deadline or channel_id in self._busy:
+                continue
+            self._busy.add(channel_id)
+            try:
+                if self._games.get(channel_id) is game:
+                    expired.append(await self._finish(game, game.moves, "abandoned"))
+            finally:
+                self._busy.discard(channel_id)
+        return expired
+
+    async def attach_message(self, game: Game, message_id: int) -> Game:
+        """Remember which message shows the game's board, to update it later."""
+        await self.store.set_message(game.id, message_id)
+        current = self._games.get(game.channel_id)
+        updated = replace(game, message_id=message_id)
+        if current is not None and current.id == game.id:
+            self._games[game.channel_id] = replace(current, message_id=message_id)
+        return updated
+
+    async def stats(self, guild_id: int, player_id: int) -> Stats:
+        memory = await self.memory(guild_id)
+        return Stats(
+            await self.store.record(guild_id),
+            await self.store.record(guild_id, player_id),
+            len(memory),
+            engine.analyse(memory, Mark.X),
+            engine.analyse(memory, Mark.O),
+        )
+
+    # --- internals ----------------------------------------------------------------
+    @staticmethod
+    def _result_of(game: Game, board: Board) -> str:
+        if board.winner is None:
+            return "draw"
+        return "bot_won" if board.winner is game.bot_mark else "player_won"
+
+    async def _finish(
+        self, game: Game, moves: tuple[int, ...], result: str, bot_cell: int | None = None
+    ) -> Turn:
+        lessons: tuple[Lesson, ...] = ()
+        memory = await self.memory(game.guild_id)
+        guild = self._guilds[game.guild_id]
+        async with guild.lock:  # a reset must not interleave with storing lessons
+            if result in ("bot_won", "player_won", "draw"):
+                lessons = tuple(memory.learn(moves))
+            facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
+            now = self.clock()
+            try:
+                await self.store.finish_game(game.id, game.guild_id, moves, result, facts, now=now)
+            except BaseException:
+                guild.memory = None  # lessons not stored: read the memory afresh next time
+                raise
+        self._games.pop(game.channel_id, None)
+        return Turn(
+            replace(game, moves=moves, result=result, updated_at=now),
+            bot_cell,
+            lessons,
+            len(memory),
+        )

@@ -1,0 +1,90 @@
+"""Drive the real bot (``create_bot``) through SimCord, on a real SQLite file per test."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot import create_bot
+
+
+@pytest.fixture
+def db_path(tmp_path, monkeypatch):
+    path = tmp_path / "ttt.sqlite3"
+    monkeypatch.setenv("DATABASE_PATH", str(path))
+    monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "10")
+    monkeypatch.delenv("DEV_GUILD_ID", raising=False)
+    return path
+
+
+@pytest.fixture
+async def bots(db_path):
+    """Every bot a test builds; their databases are closed at the end."""
+    made = []
+    yield made
+    for bot in made:
+        if bot.store is not None:
+            await bot.store.close()
+
+
+@pytest.fixture
+def new_bot(bots):
+    def make():
+        bot = create_bot()
+        bots.append(bot)
+        return bot
+
+    return make
+
+
+@pytest.fixture
+def simcord_bot(new_bot):
+    return new_bot()
+
+
+@pytest.fixture
+def world(simcord_env):
+    """A server with a channel, two players and an admin."""
+    env = simcord_env
+    guild = env.create_guild("Home")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return SimpleNamespace(
+        env=env,
+        guild=guild,
+        channel=guild.create_text_channel("games"),
+        alice=guild.add_member(env.create_user("alice")),
+        bob=guild.add_member(env.create_user("bob")),
+        admin=guild.add_member(env.create_user("admin"), roles=[admins]),
+    )
+
+
+EMOJI = {"❌": "X", "⭕": "O"}
+KEYCAPS = {f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}": "." for n in range(1, 10)}
+
+
+def board_of(message) -> str:
+    """Read the emoji board back into 9 characters of X, O and '.', checking its shape."""
+    text = message.embeds[0].description
+    rows = [line.split() for line in text.splitlines()[:3]]
+    assert all(len(row) == 3 for row in rows), text
+    symbols = [s for row in rows for s in row]
+    assert all(s in EMOJI or s in KEYCAPS for s in symbols), text
+    return "".join(EMOJI.get(s, ".") for s in symbols)
+
+
+def buttons_of(message) -> dict[int, dict]:
+    """Cell number -> {'disabled': bool, 'custom_id': str} for the board's 3x3 buttons."""
+    cells = {}
+    for row in message.components:
+        for button in row.children:
+            cell = int(button.custom_id.rsplit(":", 1)[1])
+            cells[cell] = {"disabled": button.disabled, "custom_id": button.custom_id}
+    assert sorted(cells) == list(range(1, 10))
+    return cells
+
+
+def message_by_id(channel, message_id: int):
+    """A channel message as it is now (after any edits)."""
+    return next(m for m in channel.history() if m.id == message_id)

@@ -1,0 +1,135 @@
+"""Whole games through Discord: slash commands and button clicks against the real bot."""
+
+import pytest
+
+from tests.cogs.conftest import board_of, buttons_of, message_by_id
+
+
+async def play_line(w, player, cells, *, first="me", click=False):
+    """Start a game and play ``cells`` (1..9); return the last interaction result."""
+    result = await player.slash(w.channel, "ttt play", first=first)
+    assert not result.ephemeral
+    for cell in cells:
+        if click:
+            board = w.channel.last_message
+            result = await player.click(board, custom_id=buttons_of(board)[cell]["custom_id"])
+        else:
+            result = await player.slash(w.channel, "ttt move", cell=cell)
+        assert not result.ephemeral, result.response.content
+    return result
+
+
+@pytest.mark.parametrize("click", [False, True], ids=["slash", "buttons"])
+@pytest.mark.parametrize(
+    ("first", "cells", "final", "says"),
+    [
+        ("me", [1, 4, 7], "XOOX..X..", "wins!"),  # the naive bot loses...
+        ("me", [4, 5, 7], "OOOXX.X..", "I win"),  # ...or wins,
+        ("me", [2, 4, 5, 7, 9], "OXOXXOXOX", "draw"),  # ...or draws, as O
+        ("bot", [2, 5, 8], "XOXXO..O.", "wins!"),  # and the same as X
+        ("bot", [4, 5], "XXXOO....", "I win"),
+        ("bot", [2, 4, 7, 9], "XOXOXXOXO", "draw"),
+    ],
+)
+async def test_full_games_won_lost_and_drawn(world, first, cells, final, says, click):
+    w = world
+    result = await play_line(w, w.alice, cells, first=first, click=click)
+    message = result.response.message if not click else w.channel.last_message
+    assert board_of(message) == final
+    assert says in message.embeds[0].description
+    assert all(b["disabled"] for b in buttons_of(message).values())
+
+
+async def test_the_board_says_whose_turn_it_is_and_offers_free_cells(world):
+    w = world
+    result = await w.alice.slash(w.channel, "ttt play", first="bot")
+    message = result.response.message
+    assert board_of(message) == "X........"  # the naive bot opens in the corner
+    assert "Your turn" in message.embeds[0].description
+    assert w.alice.mention in message.embeds[0].description
+    buttons = buttons_of(message)
+    assert buttons[1]["disabled"] and not any(buttons[c]["disabled"] for c in range(2, 10))
+
+
+async def test_after_a_loss_the_bot_says_what_it_learned(world):
+    w = world
+    result = await play_line(w, w.alice, [1, 4, 7])  # beats the naive O down the left column
+    learned = next(f for f in result.response.embeds[0].fields if f.name == "What I learned")
+    # its last move was 3 (top right); that is the move it will avoid
+    assert "won't play the top-right corner (3) in that position again" in learned.value
+
+
+async def test_watch_it_learn_the_same_line_stops_working(world):
+    """Seed 001's story in Discord: beat the bot with a line, play it again, see it change."""
+    w = world
+    replies, winners = [], []
+    for _ in range(8):
+        await w.alice.slash(w.channel, "ttt play")
+        await w.alice.slash(w.channel, "ttt move", cell=1)  # the bot answers 2
+        result = await w.alice.slash(w.channel, "ttt move", cell=4)  # threat on the left column
+        board = board_of(result.response.message)
+        reply = next(i + 1 for i, ch in enumerate(board) if ch == "O" and i != 1)
+        replies.append(reply)
+        free = [i + 1 for i, ch in enumerate(board) if ch == "."]
+        cell = 7 if 7 in free else free[0]
+        while True:  # finish the game: the column if open, else first free cells
+            result = await w.alice.slash(w.channel, "ttt move", cell=cell)
+            final = result.response.message
+            if all(b["disabled"] for b in buttons_of(final).values()):
+                break
+            cell = next(i + 1 for i, ch in enumerate(board_of(final)) if ch == ".")
+        winners.append("wins!" in final.embeds[0].description)
+        if not winners[-1]:
+            break
+    assert winners[0] and replies[0] == 3  # the naive bot lost the first time
+    assert len(set(replies)) == len(replies)  # a different reply after every loss
+    assert replies[-1] == 7 and not winners[-1]  # until it blocks the column
+
+
+async def test_autocomplete_offers_only_free_cells(world):
+    w = world
+    await w.alice.slash(w.channel, "ttt play")
+    await w.alice.slash(w.channel, "ttt move", cell=5)  # the bot answers 1
+    choices = await w.alice.autocomplete(w.channel, "ttt move", "cell", "")
+    assert [c["value"] for c in choices] == [2, 3, 4, 6, 7, 8, 9]
+    assert [c["value"] for c in await w.alice.autocomplete(w.channel, "ttt move", "cell", "8")] == [
+        8
+    ]
+    assert await w.bob.autocomplete(w.channel, "ttt move", "cell", "") == []  # not bob's game
+
+
+async def test_board_shows_the_game_again_and_retires_the_old_buttons(world):
+    w = world
+    started = await w.alice.slash(w.channel, "ttt play")
+    shown = await w.alice.slash(w.channel, "ttt board")
+    assert board_of(shown.response.message) == "........."
+    fresh = buttons_of(w.channel.last_message)
+    assert not fresh[5]["disabled"]
+    await w.alice.click(w.channel.last_message, custom_id=fresh[5]["custom_id"])
+    assert board_of(w.channel.last_message) == "O...X...."
+    # the first board's buttons were switched off: only one live board per game
+    first_board = started.response.message
+    assert all(b["disabled"] for b in buttons_of(message_by_id(w.channel, first_board.id)).values())
+
+
+async def test_resign_ends_the_game_as_a_bot_win(world):
+    w = world
+    await w.alice.slash(w.channel, "ttt play")
+    result = await w.alice.slash(w.channel, "ttt resign")
+    assert "resigned" in result.response.embeds[0].description
+    stats = await w.alice.slash(w.channel, "ttt stats")
+    server = next(f for f in stats.response.embeds[0].fields if f.name == "This server")
+    assert "**1** games: I won **1**, lost **0**, drew **0**" in server.value
+
+
+async def test_stats_show_records_lessons_and_whether_the_bot_can_be_beaten(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])  # alice wins
+    await play_line(w, w.bob, [4, 5, 7])  # bob loses
+    result = await w.alice.slash(w.channel, "ttt stats")
+    fields = {f.name: f.value for f in result.response.embeds[0].fields}
+    assert "**2** games: I won **1**, lost **1**" in fields["This server"]
+    assert "**1** games: I won **0**, lost **1**" in fields["You (alice)"]
+    assert int(fields["Lessons learned"]) > 0
+    assert "still beatable" in fields["Playing ❌ (first)"]
+    assert "still beatable" in fields["Playing ⭕ (second)"]
