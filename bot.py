@@ -15,9 +15,10 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 from discord.ext import commands
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from cogs import Admin, TicTacToe
 from data import SchemaTooNewError, Store
@@ -30,12 +31,16 @@ class ConfigError(ValueError):
     """A setting that is missing or malformed; the message says how to fix it."""
 
 
+DEFAULT_DATABASE_PATH = "data/ttt.sqlite3"
+DEFAULT_TIMEOUT_MINUTES = 10.0
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None
-    database_path: str = "data/ttt.sqlite3"
+    database_path: str = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
-    game_timeout_minutes: float = 10.0
+    game_timeout_minutes: float = DEFAULT_TIMEOUT_MINUTES
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
 
@@ -60,9 +65,9 @@ class Settings:
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
-            database_path=env.get("DATABASE_PATH", "").strip() or cls.database_path,
+            database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
             dev_guild_id=int(number("DEV_GUILD_ID", 0, int)) or None,
-            game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", cls.game_timeout_minutes),
+            game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
             log_level=level,
         )
 
@@ -129,7 +134,7 @@ class TicTacToeBot(commands.Bot):
 
 def create_bot(*, force_sync: bool = False, env: Mapping[str, str] | None = None) -> TicTacToeBot:
     """The configured bot, built from the environment (and ``.env``), not yet connected."""
-    load_dotenv()
+    load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started in
     return TicTacToeBot(Settings.from_env(env), force_sync=force_sync)
 
 
@@ -168,6 +173,13 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except (aiohttp.ClientError, OSError) as error:
+        print(
+            f"Could not reach Discord ({type(error).__name__}): check this machine's internet "
+            "connection and try again.",
+            file=sys.stderr,
+        )
+        return 1
     except SchemaTooNewError as error:
         print(f"Database error: {error}.", file=sys.stderr)
         return 2

@@ -204,8 +204,8 @@ class Store:
         ]
         statements += [
             (
-                "INSERT OR IGNORE INTO facts (guild_id, position, outcome, learned_at)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO facts (guild_id, position, outcome, learned_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
                 (guild_id, position, outcome, now),
             )
             for position, outcome in facts

@@ -88,3 +88,44 @@ def buttons_of(message) -> dict[int, dict]:
 def message_by_id(channel, message_id: int):
     """A channel message as it is now (after any edits)."""
     return next(m for m in channel.history() if m.id == message_id)
+
+
+async def simultaneous_slashes(env, *calls):
+    """Deliver several slash commands to the bot before it handles any of them.
+
+    ``actor.slash`` waits for the bot to settle after each command, so true races need
+    SimCord's own building blocks (the same steps ``slash`` takes, minus the settling).
+    Each call is ``(actor, channel, "group sub", {options})``.
+    """
+    from simcord import actors, interactions
+    from simcord.enums import AppCommandType, InteractionType
+    from simcord.results import InteractionResult
+
+    records = []
+    for actor, channel, name, options in calls:
+        parts = name.split()
+        root = actors._resolve_visible_command(
+            actor, channel.id, parts[0], AppCommandType.CHAT_INPUT
+        )
+        leaf, nesting = interactions.walk_to_subcommand(root, parts[1:])
+        leaf_options, _resolved = interactions.build_options(
+            actor, name, leaf, options, channel_id=channel.id
+        )
+        data = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": AppCommandType.CHAT_INPUT,
+            "options": interactions.nest_options(root, nesting, leaf_options),
+        }
+        record, payload = interactions.base_payload(
+            env.backend,
+            type=InteractionType.APPLICATION_COMMAND,
+            channel_id=channel.id,
+            guild_id=actor.guild.id,
+            user_id=actor.id,
+            data=data,
+        )
+        env.backend.emit("INTERACTION_CREATE", payload)
+        records.append(record)
+    await env.settle()
+    return [InteractionResult(env, record) for record in records]

@@ -1,0 +1,92 @@
+"""/ttt-admin reset: hidden from members by default, checked for real, confirmed by a button."""
+
+from tests.cogs.test_games import play_line
+
+
+async def lessons(w, member) -> int:
+    result = await member.slash(w.channel, "ttt stats")
+    return int(
+        next(f.value for f in result.response.embeds[0].fields if f.name == "Lessons learned")
+    )
+
+
+async def test_reset_is_hidden_from_members_without_manage_server(world):
+    w = world
+    assert "ttt-admin reset" in w.admin.available_commands(w.channel)
+    assert "ttt-admin reset" not in w.alice.available_commands(w.channel)
+
+
+async def test_the_bot_checks_the_permission_itself_even_if_the_command_is_regranted(world):
+    """A server can let anyone see the command (Integrations settings); the bot still refuses."""
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    command = next(
+        c
+        for c in w.env.backend.visible_commands(user_id=w.admin.id, channel_id=w.channel.id)
+        if c["name"] == "ttt-admin"
+    )
+    w.guild.set_command_permissions(int(command["id"]), {w.alice: True})
+    assert "ttt-admin reset" in w.alice.available_commands(w.channel)
+    result = await w.alice.slash(w.channel, "ttt-admin reset")
+    assert result.ephemeral and "Manage Server" in result.response.content
+    assert await lessons(w, w.alice) == learned > 0
+
+
+async def test_reset_asks_first_and_cancel_forgets_nothing(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    question = await w.admin.slash(w.channel, "ttt-admin reset")
+    assert question.ephemeral and f"Forget all {learned} lessons" in question.response.content
+    assert await lessons(w, w.alice) == learned  # asking changed nothing
+    answer = await w.admin.click(question.response.message, label="Cancel")
+    assert answer.response.content == "Cancelled: I forgot nothing."
+    assert not answer.response.components  # the buttons are gone
+    assert await lessons(w, w.alice) == learned
+
+
+async def test_confirmed_reset_wipes_this_servers_memory_and_nothing_else(world):
+    w = world
+    other = w.env.create_guild("Elsewhere")
+    other_channel = other.create_text_channel("games")
+    carol = other.add_member(w.env.create_user("carol"))
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    await carol.slash(other_channel, "ttt play")
+    for cell in (1, 4, 7):
+        await carol.slash(other_channel, "ttt move", cell=cell)
+    other_lessons = int(
+        next(
+            f.value
+            for f in (await carol.slash(other_channel, "ttt stats")).response.embeds[0].fields
+            if f.name == "Lessons learned"
+        )
+    )
+    await w.alice.slash(w.channel, "ttt play")  # a running game survives the reset
+
+    question = await w.admin.slash(w.channel, "ttt-admin reset")
+    done = await w.admin.click(question.response.message, label="Forget everything")
+    assert f"forgot all {learned} lessons" in done.response.content
+    assert await lessons(w, w.alice) == 0
+    stats = await w.alice.slash(w.channel, "ttt stats")
+    history = next(f.value for f in stats.response.embeds[0].fields if f.name == "This server")
+    assert "**1** games" in history  # game history is kept
+    result = await w.alice.slash(w.channel, "ttt move", cell=5)
+    assert not result.ephemeral  # and so is the running game
+    after = await carol.slash(other_channel, "ttt stats")
+    assert (
+        int(next(f.value for f in after.response.embeds[0].fields if f.name == "Lessons learned"))
+        == other_lessons
+        > 0
+    )
+
+
+async def test_an_unanswered_question_expires_and_forgets_nothing(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    question = await w.admin.slash(w.channel, "ttt-admin reset")
+    await w.env.advance_time(61)
+    assert question.response.content == "No answer in time: I forgot nothing."
+    assert await lessons(w, w.alice) == learned

@@ -1,0 +1,156 @@
+"""The game flow without Discord: real SQLite files, no mocks."""
+
+import asyncio
+
+import pytest
+
+from data import Store
+from gameflow import GameError, GameService
+
+GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = await Store.open(tmp_path / "flow.sqlite3")
+    clock = [1_000_000.0]
+    svc = GameService(store, timeout_seconds=600, clock=lambda: clock[0])
+    svc.test_clock = clock
+    await svc.load()
+    yield svc
+    await store.close()
+
+
+async def reopen(service, tmp_path) -> GameService:
+    """A new process on the same database file."""
+    store = await Store.open(tmp_path / "flow.sqlite3")
+    fresh = GameService(store, timeout_seconds=600, clock=service.clock)
+    await fresh.load()
+    return fresh
+
+
+async def test_a_move_gets_the_bots_reply_and_is_stored(service, tmp_path):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    turn = await service.move(CHANNEL, ALICE, 5)
+    assert turn.bot_cell == 0 and turn.game.board.position == "O...X...."
+    fresh = await reopen(service, tmp_path)
+    assert fresh.running_game(CHANNEL).moves == (4, 0)
+    await fresh.store.close()
+
+
+async def test_a_finished_game_and_its_lessons_survive_a_restart(service, tmp_path):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    for cell in (1, 4):
+        await service.move(CHANNEL, ALICE, cell)
+    turn = await service.move(CHANNEL, ALICE, 7)
+    assert turn.game.result == "player_won" and turn.lessons
+    fresh = await reopen(service, tmp_path)
+    memory = await fresh.memory(GUILD)
+    assert len(memory) == len(await service.memory(GUILD)) == len(turn.lessons)
+    assert fresh.running_game(CHANNEL) is None
+    assert (await fresh.store.record(GUILD)).bot_losses == 1
+    await fresh.store.close()
+
+
+async def test_the_memory_is_read_from_the_store_once(service, tmp_path):
+    first = await service.memory(GUILD)
+    assert await service.memory(GUILD) is first
+
+
+async def test_simultaneous_moves_exactly_one_applies(service):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    results = await asyncio.gather(
+        service.move(CHANNEL, ALICE, 5), service.move(CHANNEL, ALICE, 9), return_exceptions=True
+    )
+    assert sum(isinstance(r, GameError) for r in results) == 1
+    assert service.running_game(CHANNEL).moves == (4, 0)
+
+
+async def test_simultaneous_challenges_exactly_one_starts(service):
+    results = await asyncio.gather(
+        service.start(GUILD, CHANNEL, ALICE, bot_first=False),
+        service.start(GUILD, CHANNEL, BOB, bot_first=True),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, GameError) for r in results) == 1
+    assert service.running_game(CHANNEL).player_id == ALICE
+
+
+@pytest.mark.parametrize(
+    ("player", "cell", "message"),
+    [
+        (ALICE, 5, "Cell 5 is taken"),
+        (ALICE, 0, "There is no cell 0"),
+        (ALICE, 10, "There is no cell 10"),
+        (BOB, 9, f"<@{ALICE}>'s game"),
+    ],
+)
+async def test_bad_moves_change_nothing(service, tmp_path, player, cell, message):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    await service.move(CHANNEL, ALICE, 5)
+    with pytest.raises(GameError, match=message):
+        await service.move(CHANNEL, player, cell)
+    assert service.running_game(CHANNEL).moves == (4, 0)
+    fresh = await reopen(service, tmp_path)
+    assert fresh.running_game(CHANNEL).moves == (4, 0)
+    await fresh.store.close()
+
+
+async def test_no_game_and_stale_boards_are_refused(service):
+    with pytest.raises(GameError, match="No game is running"):
+        await service.move(CHANNEL, ALICE, 5)
+    with pytest.raises(GameError, match="No game is running"):
+        await service.resign(CHANNEL, ALICE)
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    with pytest.raises(GameError, match="out of date"):
+        await service.move(CHANNEL, ALICE, 5, expected_ply=2)
+    assert (await service.move(CHANNEL, ALICE, 5, expected_ply=0)).game.ply == 2
+
+
+async def test_idle_games_are_abandoned_after_the_timeout_without_learning(service):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    await service.move(CHANNEL, ALICE, 5)
+    service.test_clock[0] += 599
+    assert await service.expire_idle() == []
+    service.test_clock[0] += 2
+    (turn,) = await service.expire_idle()
+    assert turn.game.result == "abandoned" and turn.lessons == ()
+    assert service.running_game(CHANNEL) is None
+    assert len(await service.memory(GUILD)) == 0
+    assert (await service.store.record(GUILD)).unfinished == 1
+
+
+async def test_resigning_counts_as_a_bot_win_and_teaches_nothing(service):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=True)
+    turn = await service.resign(CHANNEL, ALICE)
+    assert turn.game.result == "resigned" and turn.lessons == ()
+    record = await service.store.record(GUILD, ALICE)
+    assert (record.games, record.bot_wins) == (1, 1)
+
+
+async def test_if_storing_a_result_fails_nothing_is_announced_and_nothing_is_half_kept(
+    service, tmp_path
+):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    for cell in (1, 4):
+        await service.move(CHANNEL, ALICE, cell)
+    await service.store.close()  # the database goes away under the bot
+    with pytest.raises(ValueError):
+        await service.move(CHANNEL, ALICE, 7)
+    fresh = await reopen(service, tmp_path)
+    assert fresh.running_game(CHANNEL).moves == (0, 1, 3, 2)  # the game is as stored
+    assert len(await fresh.memory(GUILD)) == 0  # no lesson without its game
+    turn = await fresh.move(CHANNEL, ALICE, 7)  # and it can be finished after the restart
+    assert turn.game.result == "player_won"
+    await fresh.store.close()
+
+
+async def test_reset_forgets_one_servers_memory_only(service):
+    for guild, channel in ((GUILD, CHANNEL), (2, 20)):
+        await service.start(guild, channel, ALICE, bot_first=False)
+        for cell in (1, 4, 7):
+            await service.move(channel, ALICE, cell)
+    assert await service.reset_memory(GUILD) > 0
+    assert len(await service.memory(GUILD)) == 0
+    assert len(await service.memory(2)) > 0
+    assert (await service.store.load_facts(GUILD)) == []

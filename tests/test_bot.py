@@ -1,0 +1,87 @@
+"""The wiring: settings, create_bot() and the command line."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+from discord.ext import commands
+
+from bot import ConfigError, Settings, create_bot
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_defaults_and_overrides():
+    assert Settings.from_env({}) == Settings(token=None)
+    s = Settings.from_env({"DISCORD_TOKEN": " t ", "DATABASE_PATH": "x.db", "DEV_GUILD_ID": "42",
+                           "GAME_TIMEOUT_MINUTES": "2.5", "LOG_LEVEL": "debug"})  # fmt: skip
+    assert (s.token, s.database_path, s.dev_guild_id, s.game_timeout_minutes, s.log_level) == (
+        "t", "x.db", 42, 2.5, "DEBUG",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"GAME_TIMEOUT_MINUTES": "soon"}, "GAME_TIMEOUT_MINUTES must be a number"),
+        ({"GAME_TIMEOUT_MINUTES": "0"}, "greater than 0"),
+        ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a number"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+    ],
+)
+def test_bad_settings_are_named(env, message):
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env)
+
+
+def test_create_bot_builds_without_connecting_and_asks_for_no_privileged_intents(monkeypatch):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    bot = create_bot(env={"DATABASE_PATH": "unused.sqlite3"})
+    assert isinstance(bot, commands.Bot) and not bot.is_ready() and bot.store is None
+    intents = bot.intents
+    assert not (intents.members or intents.presences or intents.message_content)
+    assert intents == discord.Intents.default()
+
+
+def run_cli(tmp_path, env_text: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``python bot.py`` in a scratch folder with a given .env and a clean environment."""
+    (tmp_path / ".env").write_text(env_text)
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+    return subprocess.run([sys.executable, str(ROOT / "bot.py"), *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+
+def test_a_missing_token_ends_with_one_clear_line(tmp_path):
+    done = run_cli(tmp_path, "")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN is not set" in lines[0] and ".env" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_bad_setting_ends_with_one_clear_line(tmp_path):
+    done = run_cli(tmp_path, "DISCORD_TOKEN=abc\nGAME_TIMEOUT_MINUTES=ten\n")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "Configuration error: GAME_TIMEOUT_MINUTES must be a number, got 'ten'. See .env.example."
+    ]
+
+
+def test_env_example_lists_every_setting_with_a_comment():
+    text = (ROOT / ".env.example").read_text()
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "GAME_TIMEOUT_MINUTES",
+                 "LOG_LEVEL"):  # fmt: skip
+        line_no = next(i for i, line in enumerate(text.splitlines()) if line.startswith(name + "="))
+        assert text.splitlines()[line_no - 1].startswith("#"), name
+
+
+def test_an_unreachable_discord_ends_with_one_line_and_never_shows_the_token(tmp_path):
+    # this machine has no route to Discord, as CI has none
+    done = run_cli(tmp_path, "DISCORD_TOKEN=secret.token.value\nDATABASE_PATH=db.sqlite3\n")
+    assert done.returncode == 1
+    # the log may say it is logging in; the error itself is one line, not a traceback
+    assert done.stderr.strip().splitlines()[-1].startswith("Could not reach Discord")
+    assert "Traceback" not in done.stderr
+    assert "secret.token.value" not in done.stderr + done.stdout
