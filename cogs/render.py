@@ -7,6 +7,7 @@ import re
 import discord
 
 from engine import LOSS, WIN, Board, Lesson, Mark
+from engine.rules import LINES
 from gameflow import Game, Stats, Turn
 
 MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
@@ -22,7 +23,6 @@ CELL_NAMES = (
     "the bottom edge",
     "the bottom-right corner",
 )
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 COLOURS = {"running": 0x5865F2, "bot_won": 0xED4245, "player_won": 0x57F287, "draw": 0xFEE75C}
 NEUTRAL = 0x99AAB5
 

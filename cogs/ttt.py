@@ -58,11 +58,9 @@ class TicTacToe(
         """Answer with a fresh board message, and retire the one it replaces."""
         old_message_id = turn.game.message_id
         await interaction.response.send_message(embed=board_embed(turn), view=board_view(turn.game))
-        if not turn.game.running:
-            await self._freeze(turn, old_message_id)
-            return
-        message = await interaction.original_response()
-        await self.service.attach_message(turn.game, message.id)
+        if turn.game.running:  # later moves and the timeout update this message
+            message = await interaction.original_response()
+            await self.service.attach_message(turn.game, message.id)
         await self._freeze(turn, old_message_id)
 
     async def _freeze(self, turn: Turn, message_id: int | None, *, redraw: bool = False) -> None:

@@ -226,10 +226,6 @@ class Store:
         )
         return [_game(row) for row in rows]
 
-    async def game(self, game_id: int) -> GameRecord | None:
-        rows = await run(self._db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(rows[0]) if rows else None
-
     # --- stats --------------------------------------------------------------------
     async def record(self, guild_id: int, player_id: int | None = None) -> Record:
         sql = "SELECT result, COUNT(*) FROM games WHERE guild_id = ? AND result != ?"

@@ -29,8 +29,8 @@ class Vulnerability:
         return self.losing_lines > 0
 
 
-def count_losing_lines(policy: Policy, role: Mark) -> int:
-    """How many distinct opponent lines beat ``policy`` playing ``role``."""
+def _line_counter(policy: Policy, role: Mark) -> Callable[[int], int]:
+    """A memoised count of the opponent lines that beat ``policy`` from a position on."""
     memo: dict[int, int] = {}
     opponent = int(role.other)
 
@@ -46,27 +46,19 @@ def count_losing_lines(policy: Policy, role: Mark) -> int:
         memo[code] = result
         return result
 
-    return lines(0)
+    return lines
+
+
+def count_losing_lines(policy: Policy, role: Mark) -> int:
+    """How many distinct opponent lines beat ``policy`` playing ``role``."""
+    return _line_counter(policy, role)(0)
 
 
 def winning_replies(policy: Policy, role: Mark, code: int) -> list[int]:
     """The opponent's moves in ``code`` that keep a forced win against ``policy``."""
-    memo: dict[int, bool] = {}
+    lines = _line_counter(policy, role)
     opponent = int(role.other)
-
-    def wins(code: int) -> bool:
-        if code in memo:
-            return memo[code]
-        if WINNER[code] or not EMPTIES[code]:
-            result = WINNER[code] == opponent
-        elif to_move(code) == role:
-            result = wins(code + role * POW3[policy(code)])
-        else:
-            result = any(wins(code + opponent * POW3[c]) for c in EMPTIES[code])
-        memo[code] = result
-        return result
-
-    return [c for c in EMPTIES[code] if wins(code + opponent * POW3[c])]
+    return [c for c in EMPTIES[code] if lines(code + opponent * POW3[c])]
 
 
 def analyse(memory: Memory, role: Mark) -> Vulnerability:

@@ -11,7 +11,6 @@ from .rules import (
     Mark,
     code_to_string,
     digits,
-    replay,
     string_to_code,
     to_move,
 )
@@ -122,4 +121,4 @@ class Board:
         return "\n".join(p[i : i + 3] for i in (0, 3, 6))
 
 
-__all__ = ["Board", "IllegalMoveError", "replay"]
+__all__ = ["Board", "IllegalMoveError"]
