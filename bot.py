@@ -77,6 +77,27 @@ def virtual_aware_now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+class ApologeticTree(discord.app_commands.CommandTree):
+    async def on_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        """Something we did not foresee: log it, and tell the person privately. The game flow
+        commits before it answers, so a failure part-way means nothing was changed."""
+        log.error(
+            "command /%s failed",
+            getattr(interaction.command, "qualified_name", "?"),
+            exc_info=error,
+        )
+        text = "Something went wrong on my side, and nothing was changed. Please try again."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass  # the interaction expired; the log has the details
+
+
 class TicTacToeBot(commands.Bot):
     def __init__(self, settings: Settings, *, force_sync: bool = False) -> None:
         # Slash commands and buttons need no privileged intents, and no message content.
@@ -84,6 +105,7 @@ class TicTacToeBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
+            tree_cls=ApologeticTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )
         self.settings = settings

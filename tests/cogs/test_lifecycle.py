@@ -94,3 +94,19 @@ async def test_changed_command_definitions_are_synced_on_start(world, new_bot, d
     assert syncs(w.env) == synced + 1
     await w.env.restart_bot(new_bot())
     assert syncs(w.env) == synced + 1
+
+
+async def test_an_unexpected_failure_gets_a_private_apology_and_changes_nothing(
+    world, simcord_bot, new_bot
+):
+    w = world
+    await w.alice.slash(w.channel, "ttt play")
+    await w.alice.slash(w.channel, "ttt move", cell=5)
+    await simcord_bot.store.close()  # the database goes away under the bot
+    result = await w.alice.slash(w.channel, "ttt move", cell=9)
+    assert result.ephemeral and "nothing was changed" in result.response.content
+    assert len(w.env.errors) == 1  # the failure was seen (and logged), not hidden
+    simcord_bot.store = None
+    await w.env.restart_bot(new_bot())
+    shown = await w.alice.slash(w.channel, "ttt board")
+    assert board_of(shown.response.message) == "O...X...."  # the failed move left no trace
