@@ -1,0 +1,21 @@
+"""The project's own promises about itself."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ci_runs_exactly_the_readmes_test_command():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Run the tests", 1)[1]
+    command = re.search(r"```bash\n(.+?)\n```", section, re.S).group(1).strip()
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert command in ci_lines
+    assert "pytest" in command and 'install -e ".[test]"' in command
+
+
+def test_the_runtime_database_and_the_env_file_are_ignored_by_git():
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    assert ".env" in ignored
+    assert any(line.startswith("data/") and "sqlite3" in line for line in ignored)
