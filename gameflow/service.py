@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import engine
@@ -116,8 +117,13 @@ class GameService:
         guild = self._guilds.setdefault(guild_id, _Guild())
         if guild.memory is None:
             async with guild.lock:
-                if guild.memory is None:
-                    guild.memory = Memory(await self.store.load_facts(guild_id))
+                return await self._loaded(guild_id, guild)
+        return guild.memory
+
+    async def _loaded(self, guild_id: int, guild: _Guild) -> Memory:
+        """The memory of a server whose lock the caller holds, read if it is not yet."""
+        if guild.memory is None:
+            guild.memory = Memory(await self.store.load_facts(guild_id))
         return guild.memory
 
     async def reset_memory(self, guild_id: int) -> int:
@@ -128,13 +134,19 @@ class GameService:
         return forgotten
 
     # --- one request at a time per channel ------------------------------------------
-    def _claim(self, channel_id: int) -> None:
+    @contextmanager
+    def _one_request(self, channel_id: int) -> Iterator[None]:
+        """Hold the channel for one request; a second one meanwhile is refused."""
         if channel_id in self._busy:
             raise GameError(
                 "Not so fast: the last move here is still being played. "
                 "Wait for my reply, then make your move."
             )
         self._busy.add(channel_id)
+        try:
+            yield
+        finally:
+            self._busy.discard(channel_id)
 
     def running_game(self, channel_id: int) -> Game | None:
         return self._games.get(channel_id)
@@ -156,8 +168,7 @@ class GameService:
     ) -> Turn:
         if (running := self._games.get(channel_id)) is not None:
             raise GameError(self._busy_channel_text(running))
-        self._claim(channel_id)
-        try:
+        with self._one_request(channel_id):
             memory = await self.memory(guild_id)
             bot_mark = Mark.X if bot_first else Mark.O
             moves = (engine.choose_move(memory, Board()),) if bot_first else ()
@@ -170,8 +181,6 @@ class GameService:
                 raise GameError(self._busy_channel_text(self._games[channel_id])) from None
             game = self._games[channel_id] = Game.from_record(record)
             return Turn(game, moves[0] if moves else None, (), len(memory))
-        finally:
-            self._busy.discard(channel_id)
 
     @staticmethod
     def _busy_channel_text(game: Game) -> str:
@@ -188,9 +197,8 @@ class GameService:
         ``expected_ply`` is the move count of the board the person was looking at (the
         buttons carry it), so a click on an out-of-date board is refused, not misapplied.
         """
-        game = self._own_game(channel_id, player_id)
-        self._claim(channel_id)
-        try:
+        self._own_game(channel_id, player_id)  # "no game" outranks "busy"
+        with self._one_request(channel_id):
             game = self._own_game(channel_id, player_id)  # it may have ended while we waited
             if expected_ply is not None and expected_ply != game.ply:
                 raise GameError(
@@ -221,17 +229,12 @@ class GameService:
                 self._games[channel_id] = game
                 return Turn(game, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
-        finally:
-            self._busy.discard(channel_id)
 
     async def resign(self, channel_id: int, player_id: int) -> Turn:
         self._own_game(channel_id, player_id)
-        self._claim(channel_id)
-        try:
+        with self._one_request(channel_id):
             game = self._own_game(channel_id, player_id)
             return await self._finish(game, game.moves, "resigned")
-        finally:
-            self._busy.discard(channel_id)
 
     async def expire_idle(self) -> list[Turn]:
         """End as abandoned every game left without a move for the timeout. Nothing is learned."""
@@ -239,23 +242,18 @@ class GameService:
         expired = []
         for channel_id, game in list(self._games.items()):
             if game.updated_at > deadline or channel_id in self._busy:
-                continue
-            self._busy.add(channel_id)
-            try:
+                continue  # a busy channel is being played in right now: not idle
+            with self._one_request(channel_id):
                 if self._games.get(channel_id) is game:
                     expired.append(await self._finish(game, game.moves, "abandoned"))
-            finally:
-                self._busy.discard(channel_id)
         return expired
 
-    async def attach_message(self, game: Game, message_id: int) -> Game:
+    async def attach_message(self, game: Game, message_id: int) -> None:
         """Remember which message shows the game's board, to update it later."""
         await self.store.set_message(game.id, message_id)
         current = self._games.get(game.channel_id)
-        updated = replace(game, message_id=message_id)
         if current is not None and current.id == game.id:
             self._games[game.channel_id] = replace(current, message_id=message_id)
-        return updated
 
     async def stats(self, guild_id: int, player_id: int) -> Stats:
         memory = await self.memory(guild_id)
@@ -278,9 +276,9 @@ class GameService:
         self, game: Game, moves: tuple[int, ...], result: str, bot_cell: int | None = None
     ) -> Turn:
         lessons: tuple[Lesson, ...] = ()
-        memory = await self.memory(game.guild_id)
-        guild = self._guilds[game.guild_id]
-        async with guild.lock:  # a reset must not interleave with storing lessons
+        guild = self._guilds.setdefault(game.guild_id, _Guild())
+        async with guild.lock:  # a reset must not interleave with learning and storing
+            memory = await self._loaded(game.guild_id, guild)  # the current one, after any reset
             if result in ("bot_won", "player_won", "draw"):
                 lessons = tuple(memory.learn(moves))
             facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]

@@ -154,3 +154,15 @@ async def test_reset_forgets_one_servers_memory_only(service):
     assert len(await service.memory(GUILD)) == 0
     assert len(await service.memory(2)) > 0
     assert (await service.store.load_facts(GUILD)) == []
+
+
+async def test_a_game_ending_during_a_reset_teaches_the_fresh_memory(service):
+    """What the cache holds must match the store, however a reset and a game's end meet."""
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    for cell in (1, 4):
+        await service.move(CHANNEL, ALICE, cell)
+    await service.memory(GUILD)  # cached before the reset begins
+    _, turn = await asyncio.gather(service.reset_memory(GUILD), service.move(CHANNEL, ALICE, 7))
+    assert turn.game.result == "player_won" and turn.lessons
+    stored = await service.store.load_facts(GUILD)
+    assert len(await service.memory(GUILD)) == len(stored) == len(turn.lessons)
