@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import engine
 from engine import Mark, Memory, count_losing_lines, winning_replies
-from engine.memory import infer
+from engine.memory import learn_path
 from engine.policy import choose_code
 from engine.rules import EMPTIES, POW3, WINNER
 
@@ -34,10 +34,7 @@ class OurMethod:
         return choose_code(self._facts, code)
 
     def observe(self, codes: list[int], bot: Mark) -> bool:
-        before = len(self._facts)
-        for code in reversed(codes):
-            infer(self._facts, code)
-        return len(self._facts) != before
+        return learn_path(self._facts, codes) > 0
 
     def __len__(self) -> int:
         return len(self._facts)

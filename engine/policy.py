@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .board import Board
 from .memory import LOSS, WIN, Memory, Outcome
-from .rules import CANON, EMPTIES, POW3, is_over, string_to_code, to_move
+from .rules import CANON, EMPTIES, POW3, is_over, string_to_code
 
 
 def choose_code(facts: dict[int, Outcome], code: int) -> int:
@@ -38,12 +38,3 @@ def choose_move(memory: Memory, position: str | Board) -> int:
     if is_over(code):
         raise ValueError("the game is over; there is no move to choose")
     return choose_code(memory._facts, code)
-
-
-def move_outcomes(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
-    """What the memory knows of each legal move in ``position``: for explaining the bot."""
-    code = position.code if isinstance(position, Board) else string_to_code(position)
-    if is_over(code):
-        return {}
-    mark = to_move(code)
-    return {cell: memory._facts.get(CANON[code + mark * POW3[cell]]) for cell in EMPTIES[code]}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .board import Board
-from .memory import Memory, infer
+from .memory import Memory, learn_path
 from .policy import choose_code
 from .rules import EMPTIES, POW3, WINNER, Mark
 
@@ -99,8 +99,7 @@ def train(
             if WINNER[code] or len(free) == 1:
                 break
         won = WINNER[code]
-        for code in reversed(path):
-            infer(facts, code)
+        learn_path(facts, path)
         if won == bot:
             wins += 1
         elif won:
