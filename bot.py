@@ -7,6 +7,7 @@ python bot.py --sync    also push the slash commands to Discord now
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import logging
@@ -21,6 +22,7 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs import Admin, TicTacToe
+from cogs.ttt import refuse
 from data import SchemaTooNewError, Store
 from gameflow import GameService
 
@@ -66,7 +68,7 @@ class Settings:
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
-            dev_guild_id=int(number("DEV_GUILD_ID", 0, int)) or None,
+            dev_guild_id=number("DEV_GUILD_ID", 0, int) or None,
             game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
             log_level=level,
         )
@@ -88,14 +90,11 @@ class ApologeticTree(discord.app_commands.CommandTree):
             getattr(interaction.command, "qualified_name", "?"),
             exc_info=error,
         )
-        text = "Something went wrong on my side, and nothing was changed. Please try again."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass  # the interaction expired; the log has the details
+        with contextlib.suppress(discord.HTTPException):  # expired: the log has the details
+            await refuse(
+                interaction,
+                "Something went wrong on my side, and nothing was changed. Please try again.",
+            )
 
 
 class TicTacToeBot(commands.Bot):
