@@ -116,13 +116,15 @@ class CellButton(
         highlight: bool = False,
     ) -> None:
         mark = board.cell(cell - 1) if board is not None else None
+        if highlight:
+            style = discord.ButtonStyle.success  # part of the winning line
+        elif mark or finished:
+            style = discord.ButtonStyle.secondary
+        else:
+            style = discord.ButtonStyle.primary
         button = discord.ui.Button(
             custom_id=f"ttt:{game_id}:{ply}:{cell}",
-            style=discord.ButtonStyle.success
-            if highlight
-            else (
-                discord.ButtonStyle.secondary if mark or finished else discord.ButtonStyle.primary
-            ),
+            style=style,
             label=None if mark else str(cell),
             emoji=MARK_EMOJI[mark] if mark else None,
             disabled=bool(mark) or finished,
