@@ -80,6 +80,10 @@ async def run_in_transaction(
     db: aiosqlite.Connection, statements: Iterable[tuple[str, Sequence]]
 ) -> None:
     """All of the statements land, or none."""
+    statements = list(statements)
+    if len(statements) == 1:  # one statement is its own transaction: one trip, not three
+        await run(db, *statements[0])
+        return
     await run(db, "BEGIN IMMEDIATE")
     try:
         for sql, params in statements:
