@@ -1,6 +1,13 @@
 """Async SQLite storage (aiosqlite): the only package that speaks SQL."""
 
-from .migrations import SCHEMA_VERSION, SchemaTooNewError
+from .errors import (
+    SchemaTooNewError,
+    StaleGameError,
+    StoreBusyError,
+    StoreError,
+    StoreOpenError,
+)
+from .migrations import SCHEMA_VERSION
 from .store import RESULTS, RUNNING, ChannelBusyError, GameRecord, Record, Store
 
 __all__ = [
@@ -11,5 +18,9 @@ __all__ = [
     "GameRecord",
     "Record",
     "SchemaTooNewError",
+    "StaleGameError",
     "Store",
+    "StoreBusyError",
+    "StoreError",
+    "StoreOpenError",
 ]

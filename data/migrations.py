@@ -6,6 +6,8 @@ from collections.abc import Iterable, Sequence
 
 import aiosqlite
 
+from .errors import SchemaTooNewError, StaleGameError
+
 # Each entry moves the schema from version i to i + 1: statements run in one transaction.
 # Append; never edit a shipped one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -43,10 +45,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class SchemaTooNewError(RuntimeError):
-    """The database was written by a newer version of the bot."""
-
-
 async def migrate(db: aiosqlite.Connection) -> int:
     """Bring the schema up to date; return the version it was at before."""
     ((version,),) = await db.execute_fetchall("PRAGMA user_version")
@@ -77,18 +75,32 @@ async def run(db: aiosqlite.Connection, sql: str, params: Sequence = ()) -> list
 
 
 async def run_in_transaction(
-    db: aiosqlite.Connection, statements: Iterable[tuple[str, Sequence]]
-) -> None:
-    """All of the statements land, or none."""
+    db: aiosqlite.Connection,
+    statements: Iterable[tuple[str, Sequence]],
+    *,
+    require_row: bool = False,
+) -> list:
+    """All of the statements land, or none. Returns the rows of the first one.
+
+    With ``require_row``, the first statement must return a row (a guarded
+    ``UPDATE … RETURNING``); if it returns none, everything is rolled back and
+    ``StaleGameError`` is raised.
+    """
     statements = list(statements)
     if len(statements) == 1:  # one statement is its own transaction: one trip, not three
-        await run(db, *statements[0])
-        return
+        rows = await run(db, *statements[0])
+        if require_row and not rows:
+            raise StaleGameError("the game changed since it was read; nothing was written")
+        return rows
     await run(db, "BEGIN IMMEDIATE")
     try:
-        for sql, params in statements:
+        first = await run(db, *statements[0])
+        if require_row and not first:
+            raise StaleGameError("the game changed since it was read; nothing was written")
+        for sql, params in statements[1:]:
             await run(db, sql, params)
     except BaseException:
         await run(db, "ROLLBACK")
         raise
     await run(db, "COMMIT")
+    return first

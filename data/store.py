@@ -1,23 +1,35 @@
 """The only place that speaks SQL: per-server memory, game history, running games.
 
 One aiosqlite connection in WAL mode. Every method that changes something commits
-before it returns, so whatever the bot announces afterwards is already on disk.
+before it returns, so whatever the bot announces afterwards is already on disk. Every
+write to a running game is conditional on the state it was computed from, so two
+processes on one database (an overlapping deploy) cannot overwrite each other's moves.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
+from .errors import SchemaTooNewError, StoreBusyError, StoreOpenError
 from .migrations import migrate, run, run_in_transaction
 
 RUNNING = "running"
+SYNCHRONOUS = "NORMAL"
 # How a game ended, from the bot's side of the board
 RESULTS = ("player_won", "bot_won", "draw", "resigned", "abandoned")
+
+
+# How long a write waits for another connection's lock. One connection serves every
+# server, so a long wait here stalls them all; failing one request fast and truthfully
+# is better. It also leaves room inside Discord's 3-second deadline.
+BUSY_TIMEOUT_MS = 2000
 
 
 class ChannelBusyError(Exception):
@@ -84,19 +96,37 @@ class Store:
         self._write_lock = asyncio.Lock()  # one connection: transactions must not interleave
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *, synchronous: str = SYNCHRONOUS) -> Store:
+        """Open (or create) the database and bring its schema up to date.
+
+        Raises :class:`StoreOpenError` saying what is wrong with ``path`` and how to fix it,
+        or :class:`SchemaTooNewError` for a database written by a newer bot.
+        """
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
+            path = Path(path).absolute()
+            _check_path(path)
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
+        except sqlite3.Error as error:
+            raise StoreOpenError(_open_failure(path, error)) from None
         try:
             for pragma in (
                 "journal_mode=WAL",
-                "synchronous=NORMAL",  # with WAL, a crash loses no committed transaction
-                "busy_timeout=5000",
+                # With WAL, NORMAL keeps every commit through a crash of the process; FULL
+                # also through a power loss or OS crash, at one fsync per commit. The bot
+                # benchmark measures both; the README says which is promised and why.
+                f"synchronous={synchronous}",
+                f"busy_timeout={BUSY_TIMEOUT_MS}",
                 "foreign_keys=ON",
             ):
                 await run(db, f"PRAGMA {pragma}")
             await migrate(db)
+        except SchemaTooNewError:
+            await db.close()
+            raise
+        except sqlite3.Error as error:
+            await db.close()
+            raise StoreOpenError(_open_failure(path, error)) from None
         except BaseException:
             await db.close()
             raise
@@ -105,10 +135,24 @@ class Store:
     async def close(self) -> None:
         await self._db.close()
 
-    async def _write(self, statements: Iterable[tuple[str, Sequence]]) -> None:
-        """Run statements in one transaction: all of them land, or none."""
+    async def _write(
+        self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool = False
+    ) -> list:
+        """Run statements in one transaction: all of them land, or none.
+
+        With ``guarded``, the first statement is an ``UPDATE … RETURNING`` conditional on
+        the state a game was read in; if it changes no row the game has moved on, nothing
+        is written and :class:`StaleGameError` is raised.
+        """
         async with self._write_lock:
-            await run_in_transaction(self._db, statements)
+            try:
+                return await run_in_transaction(self._db, statements, require_row=guarded)
+            except sqlite3.OperationalError as error:
+                if _is_busy(error):
+                    raise StoreBusyError(
+                        "the database is busy (another program holds it); nothing was written"
+                    ) from None
+                raise
 
     # --- memory -------------------------------------------------------------------
     async def load_facts(self, guild_id: int) -> list[tuple[str, str]]:
@@ -166,14 +210,22 @@ class Store:
         assert game is not None
         return game
 
-    async def record_moves(self, game_id: int, moves: Sequence[int], *, now: float) -> None:
+    async def record_moves(
+        self, game_id: int, before: Sequence[int], moves: Sequence[int], *, now: float
+    ) -> None:
+        """Store the moves of a running game that had exactly ``before`` when it was read.
+
+        Raises :class:`StaleGameError` (writing nothing) if it has changed since.
+        """
         await self._write(
             [
                 (
-                    "UPDATE games SET moves = ?, updated_at = ? WHERE id = ? AND result = ?",
-                    (_moves_text(moves), now, game_id, RUNNING),
+                    "UPDATE games SET moves = ?, updated_at = ?"
+                    " WHERE id = ? AND result = ? AND moves = ? RETURNING id",
+                    (_moves_text(moves), now, game_id, RUNNING, _moves_text(before)),
                 )
-            ]
+            ],
+            guarded=True,
         )
 
     async def set_message(self, game_id: int, message_id: int) -> None:
@@ -187,19 +239,25 @@ class Store:
         self,
         game_id: int,
         guild_id: int,
+        before: Sequence[int],
         moves: Sequence[int],
         result: str,
         facts: Iterable[tuple[str, str]] = (),
         *,
         now: float,
     ) -> None:
-        """Store a game's end and what was learned from it, in one transaction."""
+        """Store a game's end and what was learned from it, in one transaction.
+
+        The game must still be running with exactly ``before``; otherwise nothing is
+        written and :class:`StaleGameError` is raised.
+        """
         if result not in RESULTS:
             raise ValueError(f"unknown result {result!r}")
         statements = [
             (
-                "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ? WHERE id = ?",
-                (_moves_text(moves), result, now, now, game_id),
+                "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?"
+                " WHERE id = ? AND result = ? AND moves = ? RETURNING id",
+                (_moves_text(moves), result, now, now, game_id, RUNNING, _moves_text(before)),
             )
         ]
         statements += [
@@ -210,7 +268,7 @@ class Store:
             )
             for position, outcome in facts
         ]
-        await self._write(statements)
+        await self._write(statements, guarded=True)
 
     async def running_game(self, channel_id: int) -> GameRecord | None:
         rows = await run(
@@ -257,3 +315,47 @@ class Store:
                 )
             ]
         )
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error)
+    return "locked" in text or "busy" in text
+
+
+def _check_path(path: Path) -> None:
+    """Say plainly what is wrong with a database path before SQLite says it obscurely."""
+    if path.is_dir():
+        raise StoreOpenError(
+            f"DATABASE_PATH {path} is a folder; give the path of a file in it, "
+            f"such as {path / 'ttt.sqlite3'}"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StoreOpenError(
+            f"cannot create the folder {path.parent} for the database "
+            f"({error.strerror or type(error).__name__}); create it, or point DATABASE_PATH "
+            "at a folder the bot may write to"
+        ) from None
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise StoreOpenError(
+            f"the bot may not write in {path.parent}; give it write access, or point "
+            "DATABASE_PATH at a folder it may write to"
+        )
+
+
+def _open_failure(path: Path | str, error: sqlite3.Error) -> str:
+    text = str(error)
+    if "not a database" in text:
+        return (
+            f"{path} is not a SQLite database (or it is damaged); point DATABASE_PATH at "
+            "the bot's own database, or at a new file"
+        )
+    if "readonly" in text or "read-only" in text:
+        return (
+            f"{path} is read-only (the file or its filesystem); give the bot write access, "
+            "or point DATABASE_PATH elsewhere"
+        )
+    if _is_busy(error):
+        return f"{path} is locked by another program; stop it, or point DATABASE_PATH elsewhere"
+    return f"cannot open {path} ({text}); check DATABASE_PATH"

@@ -2,7 +2,15 @@ import sqlite3
 
 import pytest
 
-from data import SCHEMA_VERSION, ChannelBusyError, SchemaTooNewError, Store
+from data import (
+    SCHEMA_VERSION,
+    ChannelBusyError,
+    SchemaTooNewError,
+    StaleGameError,
+    Store,
+    StoreBusyError,
+    StoreOpenError,
+)
 
 
 @pytest.fixture
@@ -22,7 +30,7 @@ async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_p
 
 async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path, store):
     await store.finish_game(
-        (await store.start_game(1, 2, 3, "O", [4], now=1.0)).id, 1, [4, 0, 1, 2, 7],
+        (await store.start_game(1, 2, 3, "O", [4], now=1.0)).id, 1, [4], [4, 0, 1, 2, 7],
         "player_won", [("OXO.X....", "loss")], now=2.0,
     )  # fmt: skip
     await store.close()
@@ -47,7 +55,7 @@ async def test_the_database_allows_one_running_game_per_channel(store):
     with pytest.raises(ChannelBusyError) as busy:
         await store.start_game(1, 2, 4, "X", [0], now=2.0)
     assert busy.value.game.id == first.id and busy.value.game.player_id == 3
-    await store.finish_game(first.id, 1, [], "abandoned", now=3.0)
+    await store.finish_game(first.id, 1, [], [], "abandoned", now=3.0)
     assert (await store.start_game(1, 2, 4, "X", [0], now=4.0)).player_id == 4
 
 
@@ -55,7 +63,7 @@ async def test_a_game_result_and_its_lessons_land_together_or_not_at_all(store):
     game = await store.start_game(1, 2, 3, "O", [], now=1.0)
     with pytest.raises(sqlite3.IntegrityError):  # the second fact breaks a CHECK
         await store.finish_game(
-            game.id, 1, [0, 4, 1, 3, 2], "player_won",
+            game.id, 1, [], [0, 4, 1, 3, 2], "player_won",
             [("XXX.O.O..", "win"), ("XX..O.O..", "draw")], now=2.0,
         )  # fmt: skip
     assert await store.load_facts(1) == []
@@ -65,14 +73,14 @@ async def test_a_game_result_and_its_lessons_land_together_or_not_at_all(store):
 async def test_unknown_results_are_refused(store):
     game = await store.start_game(1, 2, 3, "O", [], now=1.0)
     with pytest.raises(ValueError, match="unknown result"):
-        await store.finish_game(game.id, 1, [], "won-ish", now=2.0)
+        await store.finish_game(game.id, 1, [], [], "won-ish", now=2.0)
 
 
 async def test_records_count_per_server_and_per_player(store):
     for player, result in ((3, "player_won"), (3, "draw"), (4, "bot_won"), (4, "resigned"),
                            (3, "abandoned")):  # fmt: skip
         game = await store.start_game(1, 2, player, "O", [], now=1.0)
-        await store.finish_game(game.id, 1, [], result, now=2.0)
+        await store.finish_game(game.id, 1, [], [], result, now=2.0)
     server = await store.record(1)
     assert (server.games, server.bot_wins, server.bot_losses, server.draws, server.unfinished) == (
         5, 2, 1, 1, 1,
@@ -86,3 +94,53 @@ async def test_meta_values_are_upserted(store):
     await store.set_meta("k", "a")
     await store.set_meta("k", "b")
     assert await store.get_meta("k") == "b"
+
+
+async def test_game_writes_apply_only_to_the_state_they_were_computed_from(store):
+    """Two processes on one database: the second write of the same turn changes nothing."""
+    game = await store.start_game(1, 2, 3, "O", [], now=1.0)
+    await store.record_moves(game.id, [], [4, 0], now=2.0)  # the first process's move
+    with pytest.raises(StaleGameError):  # the other process read the game before it
+        await store.record_moves(game.id, [], [8, 0], now=2.0)
+    with pytest.raises(StaleGameError):
+        await store.finish_game(game.id, 1, [], [0, 4, 1, 3, 2], "player_won",
+                                [("XXX.O.O..", "win")], now=3.0)  # fmt: skip
+    assert (await store.running_game(2)).moves == (4, 0)
+    assert await store.load_facts(1) == []  # the lessons of the lost write went with it
+    await store.finish_game(game.id, 1, [4, 0], [4, 0], "resigned", now=4.0)
+    with pytest.raises(StaleGameError):  # a finished game takes no more writes
+        await store.record_moves(game.id, [4, 0], [4, 0, 8, 1], now=5.0)
+
+
+async def test_a_write_behind_another_programs_lock_fails_fast_and_changes_nothing(tmp_path):
+    path = tmp_path / "locked.sqlite3"
+    store = await Store.open(path)
+    game = await store.start_game(1, 2, 3, "O", [], now=1.0)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        with pytest.raises(StoreBusyError, match="nothing was written"):
+            await store.record_moves(game.id, [], [4, 0], now=2.0)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert (await store.running_game(2)).moves == ()
+    await store.record_moves(game.id, [], [4, 0], now=3.0)  # and works once it is free
+    await store.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("a-folder", "is a folder"),
+        ("junk.sqlite3", "is not a SQLite database"),
+        ("a-file/ttt.sqlite3", "cannot create the folder"),
+    ],
+)
+async def test_a_database_path_that_cannot_work_is_named_with_what_to_do(tmp_path, name, says):
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "junk.sqlite3").write_bytes(b"this is not a database file at all" * 100)
+    (tmp_path / "a-file").write_text("a file where a folder should be")
+    with pytest.raises(StoreOpenError, match=says):
+        await Store.open(tmp_path / name)
+    assert (tmp_path / "junk.sqlite3").read_bytes().startswith(b"this is not")  # untouched

@@ -1,0 +1,21 @@
+"""What can go wrong in storage, as errors whose text says what happened and what to do."""
+
+
+class StoreError(Exception):
+    """A storage failure; ``str(error)`` says what happened and what to do."""
+
+
+class StoreOpenError(StoreError):
+    """The database file cannot be opened or created; nothing was written."""
+
+
+class StoreBusyError(StoreError):
+    """Another connection held the database past the wait; the write did not happen."""
+
+
+class StaleGameError(StoreError):
+    """A game write lost a race: the game changed since it was read. Nothing was written."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by a newer version of the bot."""
