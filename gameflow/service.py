@@ -10,19 +10,32 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field, replace
 
 import engine
-from data import ChannelBusyError, GameRecord, Record, Store
+from data import ChannelBusyError, GameRecord, Record, StaleGameError, Store, StoreBusyError
 from engine import Board, Lesson, Mark, Memory
 
 Clock = Callable[[], float]
 
 
 class GameError(Exception):
-    """A request the flow refuses; ``str(error)`` tells the person what to do instead."""
+    """A request the flow refuses; ``str(error)`` tells the person what to do instead.
+
+    Nothing has changed when it is raised.
+    """
+
+
+DATABASE_BUSY = (
+    "I couldn't save that: my database is busy right now, so nothing was played or changed. "
+    "Try again in a moment."
+)
+GAME_MOVED_ON = (
+    "That game changed while I was handling your request (another copy of me got there "
+    "first), so nothing was played. `/ttt board` shows the game as it is now."
+)
 
 
 def cell_list(cells) -> str:
@@ -120,6 +133,11 @@ class GameService:
                 return await self._loaded(guild_id, guild)
         return guild.memory
 
+    def cached_memory(self, guild_id: int) -> Memory | None:
+        """The memory held for a server, if it has been read (for checks and tests)."""
+        guild = self._guilds.get(guild_id)
+        return guild.memory if guild is not None else None
+
     async def _loaded(self, guild_id: int, guild: _Guild) -> Memory:
         """The memory of a server whose lock the caller holds, read if it is not yet."""
         if guild.memory is None:
@@ -167,23 +185,31 @@ class GameService:
         self, guild_id: int, channel_id: int, player_id: int, *, bot_first: bool
     ) -> Turn:
         if (running := self._games.get(channel_id)) is not None:
-            raise GameError(self._busy_channel_text(running))
+            raise GameError(self._busy_channel_text(running, player_id))
         with self._one_request(channel_id):
             memory = await self.memory(guild_id)
             bot_mark = Mark.X if bot_first else Mark.O
             moves = (engine.choose_move(memory, Board()),) if bot_first else ()
             try:
-                record = await self.store.start_game(
-                    guild_id, channel_id, player_id, bot_mark.name, moves, now=self.clock()
-                )
+                async with self._storing(channel_id):
+                    record = await self.store.start_game(
+                        guild_id, channel_id, player_id, bot_mark.name, moves, now=self.clock()
+                    )
             except ChannelBusyError as busy:  # another process or an old row got there first
                 self._games[channel_id] = Game.from_record(busy.game)
-                raise GameError(self._busy_channel_text(self._games[channel_id])) from None
+                raise GameError(
+                    self._busy_channel_text(self._games[channel_id], player_id)
+                ) from None
             game = self._games[channel_id] = Game.from_record(record)
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     @staticmethod
-    def _busy_channel_text(game: Game) -> str:
+    def _busy_channel_text(game: Game, player_id: int) -> str:
+        if game.player_id == player_id:
+            return (
+                "You already have a game running in this channel. `/ttt board` shows it; "
+                "`/ttt resign` gives it up so you can start another."
+            )
         return (
             f"<@{game.player_id}> is already playing in this channel. Wait for that game "
             "to end, or start yours in another channel."
@@ -224,10 +250,13 @@ class GameService:
                 bot_cell = engine.choose_move(memory, board)
                 board.push(bot_cell)
             if not board.is_game_over():
-                game = replace(game, moves=board.moves, updated_at=self.clock())
-                await self.store.record_moves(game.id, game.moves, now=game.updated_at)
-                self._games[channel_id] = game
-                return Turn(game, bot_cell, (), len(memory))
+                played = replace(game, moves=board.moves, updated_at=self.clock())
+                async with self._storing(channel_id):
+                    await self.store.record_moves(
+                        game.id, game.moves, played.moves, now=played.updated_at
+                    )
+                self._games[channel_id] = played
+                return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
 
     async def resign(self, channel_id: int, player_id: int) -> Turn:
@@ -244,8 +273,12 @@ class GameService:
             if game.updated_at > deadline or channel_id in self._busy:
                 continue  # a busy channel is being played in right now: not idle
             with self._one_request(channel_id):
-                if self._games.get(channel_id) is game:
+                if self._games.get(channel_id) is not game:
+                    continue
+                try:
                     expired.append(await self._finish(game, game.moves, "abandoned"))
+                except GameError:  # busy, or moved on elsewhere: look again next sweep
+                    continue
         return expired
 
     async def attach_message(self, game: Game, message_id: int) -> None:
@@ -266,6 +299,25 @@ class GameService:
         )
 
     # --- internals ----------------------------------------------------------------
+    @asynccontextmanager
+    async def _storing(self, channel_id: int) -> AsyncIterator[None]:
+        """Turn a write that changed nothing into a true answer for the person.
+
+        A lost race (another process wrote the game first) also refreshes this channel's
+        game from the store, so the next request sees the game as it really stands.
+        """
+        try:
+            yield
+        except StoreBusyError:
+            raise GameError(DATABASE_BUSY) from None
+        except StaleGameError:
+            record = await self.store.running_game(channel_id)
+            if record is None:
+                self._games.pop(channel_id, None)
+            else:
+                self._games[channel_id] = Game.from_record(record)
+            raise GameError(GAME_MOVED_ON) from None
+
     @staticmethod
     def _result_of(game: Game, board: Board) -> str:
         if board.winner is None:
@@ -284,7 +336,10 @@ class GameService:
             facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
             now = self.clock()
             try:
-                await self.store.finish_game(game.id, game.guild_id, moves, result, facts, now=now)
+                async with self._storing(game.channel_id):
+                    await self.store.finish_game(
+                        game.id, game.guild_id, game.moves, moves, result, facts, now=now
+                    )
             except BaseException:
                 guild.memory = None  # lessons not stored: read the memory afresh next time
                 raise

@@ -166,3 +166,57 @@ async def test_a_game_ending_during_a_reset_teaches_the_fresh_memory(service):
     assert turn.game.result == "player_won" and turn.lessons
     stored = await service.store.load_facts(GUILD)
     assert len(await service.memory(GUILD)) == len(stored) == len(turn.lessons)
+
+
+async def test_two_processes_on_one_database_never_overwrite_an_announced_move(service, tmp_path):
+    """An overlapping deploy: both processes hold the game; the second write loses cleanly."""
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    other = await reopen(service, tmp_path)  # it loaded the game before either move
+    announced = await service.move(CHANNEL, ALICE, 5)
+    with pytest.raises(GameError, match="another copy of me got there first"):
+        await other.move(CHANNEL, ALICE, 9)
+    # the loser now sees the game as it stands, and the winner's move is what is stored
+    assert other.running_game(CHANNEL).moves == announced.game.moves == (4, 0)
+    assert (await service.store.running_game(CHANNEL)).moves == (4, 0)
+    for cell in (2, 8):  # the loser goes on from the true state
+        await other.move(CHANNEL, ALICE, cell)
+    with pytest.raises(GameError, match="another copy of me"):  # and now the first one is behind
+        await service.resign(CHANNEL, ALICE)
+    await other.store.close()
+
+
+async def test_a_finish_that_loses_the_race_teaches_nothing(service, tmp_path):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    for cell in (1, 4):
+        await service.move(CHANNEL, ALICE, cell)
+    other = await reopen(service, tmp_path)
+    await other.resign(CHANNEL, ALICE)  # the other process ends the game first
+    with pytest.raises(GameError, match="nothing was played"):
+        await service.move(CHANNEL, ALICE, 7)  # this winning move must not be learned from
+    assert service.running_game(CHANNEL) is None
+    assert len(await service.memory(GUILD)) == 0 and await service.store.load_facts(GUILD) == []
+    await other.store.close()
+
+
+async def test_a_busy_database_gets_a_true_answer_and_changes_nothing(service, tmp_path):
+    import sqlite3
+
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    other = sqlite3.connect(tmp_path / "flow.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(GameError, match=r"database is busy.*nothing was played"):
+            await service.move(CHANNEL, ALICE, 5)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert service.running_game(CHANNEL).moves == ()
+    assert (await service.move(CHANNEL, ALICE, 5)).game.moves == (4, 0)
+
+
+async def test_a_second_play_by_the_same_person_speaks_to_them(service):
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    with pytest.raises(GameError, match=r"You already have a game.*`/ttt board`.*`/ttt resign`"):
+        await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    with pytest.raises(GameError, match=f"<@{ALICE}> is already playing"):
+        await service.start(GUILD, CHANNEL, BOB, bot_first=False)
