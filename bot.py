@@ -2,6 +2,10 @@
 
 python bot.py           run the bot (DISCORD_TOKEN in .env or the environment)
 python bot.py --sync    also push the slash commands to Discord now
+
+Where the data lives does not depend on the folder the bot is started from: ``.env`` is
+read from the folder this file is in (the bot's home), and a relative ``DATABASE_PATH``
+is resolved against it too.
 """
 
 from __future__ import annotations
@@ -11,19 +15,21 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import aiohttp
 import discord
 from discord.ext import commands
-from dotenv import find_dotenv, load_dotenv
+from dotenv import load_dotenv
 
 from cogs import Admin, TicTacToe
-from cogs.ttt import refuse
-from data import SchemaTooNewError, Store
+from cogs.replies import NOTHING_CHANGED, refuse
+from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameService
 
 log = logging.getLogger("ttt")
@@ -33,21 +39,39 @@ class ConfigError(ValueError):
     """A setting that is missing or malformed; the message says how to fix it."""
 
 
+class StartupError(RuntimeError):
+    """The bot cannot start as configured; the message says what to do."""
+
+
+HOME = Path(__file__).resolve().parent  # .env and a relative DATABASE_PATH resolve here
 DEFAULT_DATABASE_PATH = "data/ttt.sqlite3"
 DEFAULT_TIMEOUT_MINUTES = 10.0
+LOG_LEVELS = {"DEBUG": "DEBUG", "INFO": "INFO", "WARNING": "WARNING", "WARN": "WARNING",
+              "ERROR": "ERROR", "CRITICAL": "CRITICAL"}  # fmt: skip
+# Everything the bot does outside an interaction response: it edits its own board
+# messages and announces abandoned games, in text channels and in threads. One place,
+# so the invite URL (README, ready line) and the code cannot drift apart.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    read_message_history=True,
+)
+INVITE_SCOPES = ("bot", "applications.commands")
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None
-    database_path: str = DEFAULT_DATABASE_PATH
+    database_path: str = str(HOME / DEFAULT_DATABASE_PATH)  # always absolute
     dev_guild_id: int | None = None
     game_timeout_minutes: float = DEFAULT_TIMEOUT_MINUTES
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+    def from_env(cls, env: Mapping[str, str] | None = None, *, home: Path = HOME) -> Settings:
         env = os.environ if env is None else env
 
         def number(name: str, default: float, kind: type = float) -> float:
@@ -58,19 +82,22 @@ class Settings:
                 value = kind(raw)
             except ValueError:
                 raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+            if not math.isfinite(value):
+                raise ConfigError(f"{name} must be a finite number, got {raw!r}")
             if value <= 0:
                 raise ConfigError(f"{name} must be greater than 0, got {raw!r}")
             return value
 
         level = env.get("LOG_LEVEL", "").strip().upper() or "INFO"
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
+        database = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
-            database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
+            database_path=str(database if database.is_absolute() else home / database),
             dev_guild_id=number("DEV_GUILD_ID", 0, int) or None,
             game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
-            log_level=level,
+            log_level=LOG_LEVELS[level],
         )
 
 
@@ -83,18 +110,16 @@ class ApologeticTree(discord.app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
-        """Something we did not foresee: log it, and tell the person privately. The game flow
-        commits before it answers, so a failure part-way means nothing was changed."""
+        """Something we did not foresee: log it, and tell the person privately. Commands that
+        change something answer their own failures truthfully (``cogs.replies``), so what
+        reaches here changed nothing."""
         log.error(
             "command /%s failed",
             getattr(interaction.command, "qualified_name", "?"),
             exc_info=error,
         )
         with contextlib.suppress(discord.HTTPException):  # expired: the log has the details
-            await refuse(
-                interaction,
-                "Something went wrong on my side, and nothing was changed. Please try again.",
-            )
+            await refuse(interaction, NOTHING_CHANGED)
 
 
 class TicTacToeBot(commands.Bot):
@@ -111,33 +136,72 @@ class TicTacToeBot(commands.Bot):
         self.force_sync = force_sync
         self.store: Store | None = None
         self.service: GameService | None = None
+        self.resumed = 0  # running games picked up at start
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        # The database first: a bad DATABASE_PATH is reported before, and without, Discord.
+        await self.open_store()
+        await super().start(token, reconnect=reconnect)
+
+    async def open_store(self) -> Store:
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_path)
+            log.debug("database: %s", self.settings.database_path)
+        return self.store
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        await self.open_store()
         self.service = GameService(
             self.store,
             timeout_seconds=self.settings.game_timeout_minutes * 60,
             clock=virtual_aware_now,
         )
-        resumed = await self.service.load()
-        log.info("resuming %d running game(s)", len(resumed))
+        self.resumed = len(await self.service.load())
         await self.add_cog(TicTacToe(self, self.service, self.settings.sweep_seconds))
-        await self.add_cog(Admin(self.service))
+        await self.add_cog(Admin(self, self.service))
         await self.sync_commands()
+
+    async def on_ready(self) -> None:
+        log.info(
+            "ready: %s in %d server(s), %d running game(s) resumed; database %s; invite %s",
+            self.user,
+            len(self.guilds),
+            self.resumed,
+            self.settings.database_path,
+            self.invite_url(),
+        )
+
+    def invite_url(self) -> str:
+        return discord.utils.oauth_url(
+            self.application_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES
+        )
 
     async def sync_commands(self) -> bool:
         """Push the command definitions to Discord only if they changed since the last push,
-        because Discord rate-limits syncing. Returns whether it synced."""
+        because Discord rate-limits syncing. Returns whether it synced.
+
+        The record of the last push names the application: the same database under a new
+        bot token (a new application) has nothing synced yet.
+        """
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        key = f"commands_synced:{guild.id if guild else 'global'}"
+        key = f"commands_synced:{self.application_id}:{guild.id if guild else 'global'}"
         if not self.force_sync and await self.store.get_meta(key) == digest:
-            log.info("slash commands unchanged since the last sync; not syncing")
+            log.debug("slash commands unchanged since the last sync; not syncing")
             return False
-        await self.tree.sync(guild=guild)
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.Forbidden:
+            if guild is None:
+                raise
+            raise StartupError(
+                f"DEV_GUILD_ID {guild.id} names a server the bot is not in (or it was invited "
+                "without the applications.commands scope): invite it there with the README's "
+                "URL, or clear DEV_GUILD_ID in .env"
+            ) from None
         await self.store.set_meta(key, digest)
         log.info(
             "synced %d slash command group(s) %s",
@@ -154,8 +218,12 @@ class TicTacToeBot(commands.Bot):
 
 
 def create_bot(*, force_sync: bool = False, env: Mapping[str, str] | None = None) -> TicTacToeBot:
-    """The configured bot, built from the environment (and ``.env``), not yet connected."""
-    load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started in
+    """The configured bot, built from the environment (and ``.env``), not yet connected.
+
+    Only the ``.env`` in the bot's home is read, never one found by searching upwards, and
+    the environment wins over it.
+    """
+    load_dotenv(HOME / ".env")
     return TicTacToeBot(Settings.from_env(env), force_sync=force_sync)
 
 
@@ -168,45 +236,47 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bot = create_bot(force_sync=args.sync)
     except ConfigError as error:
-        print(f"Configuration error: {error}. See .env.example.", file=sys.stderr)
-        return 2
+        return fail(f"Configuration error: {error}. See .env.example.")
     if not bot.settings.token:
-        print(
-            "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
-            "from the Discord developer portal (Bot > Reset Token).",
-            file=sys.stderr,
+        return fail(
+            f"DISCORD_TOKEN is not set: copy .env.example to .env in {HOME} and paste your "
+            "bot's token from the Discord developer portal (Bot > Reset Token)."
         )
-        return 2
-    discord.utils.setup_logging(level=getattr(logging, bot.settings.log_level))
+    level = getattr(logging, bot.settings.log_level)
+    discord.utils.setup_logging(level=level)
+    if level > logging.DEBUG:  # a start that fails prints one line, ours: not "logging in"
+        logging.getLogger("discord.client").setLevel(logging.WARNING)
     try:
         bot.run(bot.settings.token, log_handler=None)
     except discord.LoginFailure:
-        print(
+        return fail(
             "Discord rejected DISCORD_TOKEN: reset the token in the developer portal "
-            "(Bot > Reset Token) and put the new one in .env.",
-            file=sys.stderr,
+            "(Bot > Reset Token) and put the new one in .env."
         )
-        return 2
     except discord.PrivilegedIntentsRequired:
-        print(
+        return fail(
             "Discord refused the connection over intents; this bot needs none, "
-            "so check that you run this project's bot.py.",
-            file=sys.stderr,
+            "so check that you run this project's bot.py."
         )
-        return 2
-    except (aiohttp.ClientError, OSError) as error:
-        print(
+    except (StoreOpenError, SchemaTooNewError) as error:
+        return fail(f"Database error: {error}.")
+    except StartupError as error:
+        return fail(f"Cannot start: {error}.")
+    except (aiohttp.ClientError, OSError) as error:  # the store's own OSErrors are named above
+        return fail(
             f"Could not reach Discord ({type(error).__name__}): check this machine's internet "
             "connection and try again.",
-            file=sys.stderr,
+            status=1,
         )
-        return 1
-    except SchemaTooNewError as error:
-        print(f"Database error: {error}.", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def fail(text: str, *, status: int = 2) -> int:
+    """End with one line on stderr, never a traceback."""
+    print(text, file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

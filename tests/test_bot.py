@@ -8,18 +8,23 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot import ConfigError, Settings, create_bot
+from bot import HOME, ConfigError, Settings, create_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_defaults_and_overrides():
     assert Settings.from_env({}) == Settings(token=None)
+    assert Settings.from_env({}).database_path == str(HOME / "data" / "ttt.sqlite3")
     s = Settings.from_env({"DISCORD_TOKEN": " t ", "DATABASE_PATH": "x.db", "DEV_GUILD_ID": "42",
                            "GAME_TIMEOUT_MINUTES": "2.5", "LOG_LEVEL": "debug"})  # fmt: skip
     assert (s.token, s.database_path, s.dev_guild_id, s.game_timeout_minutes, s.log_level) == (
-        "t", "x.db", 42, 2.5, "DEBUG",
+        "t", str(HOME / "x.db"), 42, 2.5, "DEBUG",
     )  # fmt: skip
+    # a relative path is the bot's home's, whatever folder it starts in; absolute stays
+    assert Settings.from_env({"DATABASE_PATH": "/srv/ttt.db"}).database_path == "/srv/ttt.db"
+    assert Settings.from_env({"LOG_LEVEL": "warn"}).log_level == "WARNING"
+    assert Settings.from_env({"LOG_LEVEL": "critical"}).log_level == "CRITICAL"
 
 
 @pytest.mark.parametrize(
@@ -27,8 +32,11 @@ def test_defaults_and_overrides():
     [
         ({"GAME_TIMEOUT_MINUTES": "soon"}, "GAME_TIMEOUT_MINUTES must be a number"),
         ({"GAME_TIMEOUT_MINUTES": "0"}, "greater than 0"),
+        ({"GAME_TIMEOUT_MINUTES": "nan"}, "finite number, got 'nan'"),
+        ({"GAME_TIMEOUT_MINUTES": "inf"}, "finite number, got 'inf'"),
+        ({"GAME_TIMEOUT_MINUTES": "-inf"}, "finite number"),
         ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a number"),
-        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"LOG_LEVEL": "LOUD"}, "DEBUG, INFO, WARNING, WARN, ERROR, CRITICAL, got 'LOUD'"),
     ],
 )
 def test_bad_settings_are_named(env, message):
@@ -46,11 +54,13 @@ def test_create_bot_builds_without_connecting_and_asks_for_no_privileged_intents
 
 
 def run_cli(tmp_path, env_text: str, *args: str) -> subprocess.CompletedProcess:
-    """Run ``python bot.py`` in a scratch folder with a given .env and a clean environment."""
+    """Run ``python bot.py`` from a scratch home (bot.py copied there, beside its .env)
+    with a clean environment."""
     (tmp_path / ".env").write_text(env_text)
+    (tmp_path / "bot.py").write_bytes((ROOT / "bot.py").read_bytes())
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
-    return subprocess.run([sys.executable, str(ROOT / "bot.py"), *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    return subprocess.run([sys.executable, str(tmp_path / "bot.py"), *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
 
 
 def test_a_missing_token_ends_with_one_clear_line(tmp_path):
@@ -81,7 +91,8 @@ def test_an_unreachable_discord_ends_with_one_line_and_never_shows_the_token(tmp
     # this machine has no route to Discord, as CI has none
     done = run_cli(tmp_path, "DISCORD_TOKEN=secret.token.value\nDATABASE_PATH=db.sqlite3\n")
     assert done.returncode == 1
-    # the log may say it is logging in; the error itself is one line, not a traceback
-    assert done.stderr.strip().splitlines()[-1].startswith("Could not reach Discord")
+    # one line, not a traceback, and not a wrong diagnosis
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.strip().startswith("Could not reach Discord")
     assert "Traceback" not in done.stderr
     assert "secret.token.value" not in done.stderr + done.stdout
