@@ -27,6 +27,20 @@ COLOURS = {"running": 0x5865F2, "bot_won": 0xED4245, "player_won": 0x57F287, "dr
 NEUTRAL = 0x99AAB5
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def duration_text(seconds: float) -> str:
+    """A span in people's words: "30 seconds", "1 minute", "2.5 minutes"."""
+    if seconds < 60:
+        return plural(round(seconds), "second")
+    minutes = round(seconds / 60, 1)
+    if minutes == int(minutes):
+        return plural(int(minutes), "minute")
+    return f"{minutes:g} minutes"
+
+
 def board_rows(board: Board) -> str:
     """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
     cells = [board.cell(i) for i in range(9)]

@@ -3,26 +3,18 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
 from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from gameflow import GameError, GameService, Turn
+from gameflow import GameService, Turn
 
-from .render import CELL_NAMES, CellButton, board_embed, board_view, stats_embed
+from .render import CELL_NAMES, CellButton, board_embed, board_view, duration_text, stats_embed
+from .replies import in_time, refuse, show
 
 log = logging.getLogger(__name__)
-
-
-async def refuse(interaction: discord.Interaction, text: str) -> None:
-    """Answer a bad request privately; nothing has changed."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 @app_commands.guild_only()
@@ -45,22 +37,20 @@ class TicTacToe(
         self.sweep.cancel()
         self.bot.remove_dynamic_items(CellButton)
 
-    async def _attempt(
-        self, interaction: discord.Interaction, request: Awaitable[Turn]
-    ) -> Turn | None:
-        try:
-            return await request
-        except GameError as error:
-            await refuse(interaction, str(error))
-            return None
-
     async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Answer with a fresh board message, and retire the one it replaces."""
         old_message_id = turn.game.message_id
-        await interaction.response.send_message(embed=board_embed(turn), view=board_view(turn.game))
-        if turn.game.running:  # later moves and the timeout update this message
-            message = await interaction.original_response()
-            await self.service.attach_message(turn.game, message.id)
+        embed, view = board_embed(turn), board_view(turn.game)
+        if interaction.response.is_done():  # deferred: the board replaces "thinking…"
+            message_id = (await interaction.edit_original_response(embed=embed, view=view)).id
+        else:
+            sent = await interaction.response.send_message(embed=embed, view=view)
+            message_id = sent.message_id
+        if turn.game.running and message_id is not None:  # later moves update this message
+            try:
+                await self.service.attach_message(turn.game, message_id)
+            except Exception:  # the board is shown; only a later retirement of it is lost
+                log.warning("could not remember board message %s", message_id, exc_info=True)
         await self._freeze(turn, old_message_id)
 
     async def _freeze(self, turn: Turn, message_id: int | None, *, redraw: bool = False) -> None:
@@ -82,7 +72,7 @@ class TicTacToe(
     async def play(
         self, interaction: discord.Interaction, first: Literal["me", "bot"] = "me"
     ) -> None:
-        turn = await self._attempt(
+        turn = await in_time(
             interaction,
             self.service.start(
                 interaction.guild_id,
@@ -92,25 +82,25 @@ class TicTacToe(
             ),
         )
         if turn is not None:
-            await self._post_board(interaction, turn)
+            await show(interaction, lambda: self._post_board(interaction, turn))
 
     @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
     @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")
     async def move(self, interaction: discord.Interaction, cell: int) -> None:
-        turn = await self._attempt(
+        turn = await in_time(
             interaction, self.service.move(interaction.channel_id, interaction.user.id, cell)
         )
         if turn is not None:
-            await self._post_board(interaction, turn)
+            await show(interaction, lambda: self._post_board(interaction, turn))
 
     @move.autocomplete("cell")
     async def free_cells(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         game = self.service.running_game(interaction.channel_id)
         if game is None or game.player_id != interaction.user.id:
             return []
-        typed = current.strip()
+        typed = str(current).strip()  # Discord sends what is typed in a number option as a number
         return [
             app_commands.Choice(name=f"{c + 1}: {CELL_NAMES[c]}", value=c + 1)
             for c in game.board.legal_moves
@@ -119,11 +109,11 @@ class TicTacToe(
 
     @app_commands.command(description="Give up the game you are playing in this channel")
     async def resign(self, interaction: discord.Interaction) -> None:
-        turn = await self._attempt(
+        turn = await in_time(
             interaction, self.service.resign(interaction.channel_id, interaction.user.id)
         )
         if turn is not None:
-            await self._post_board(interaction, turn)
+            await show(interaction, lambda: self._post_board(interaction, turn))
 
     @app_commands.command(description="Show this channel's game again, at the bottom of the chat")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -151,26 +141,33 @@ class TicTacToe(
         if game is None or game.id != game_id:
             await refuse(interaction, "That game is over. Start a new one with `/ttt play`.")
             return
-        turn = await self._attempt(
+        turn = await in_time(
             interaction,
             self.service.move(interaction.channel_id, interaction.user.id, cell, expected_ply=ply),
         )
         if turn is not None:
-            await interaction.response.edit_message(
-                embed=board_embed(turn), view=board_view(turn.game)
-            )
+            await show(interaction, lambda: self._update_board(interaction, turn))
+
+    @staticmethod
+    async def _update_board(interaction: discord.Interaction, turn: Turn) -> None:
+        """Redraw the clicked board in place."""
+        embed, view = board_embed(turn), board_view(turn.game)
+        if interaction.response.is_done():  # deferred
+            await interaction.edit_original_response(embed=embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
         """End games left without a move for the timeout, and tell their channels."""
         for turn in await self.service.expire_idle():
             game = turn.game
-            minutes = round(self.service.timeout_seconds / 60)
+            idle = duration_text(self.service.timeout_seconds)
             channel = self.bot.get_partial_messageable(game.channel_id)
             await self._freeze(turn, game.message_id, redraw=True)
             try:
                 await channel.send(
-                    f"⌛ <@{game.player_id}>'s game was abandoned after {minutes} minutes "
+                    f"⌛ <@{game.player_id}>'s game was abandoned after {idle} "
                     "without a move. Nothing was learned from it. `/ttt play` starts a new one.",
                     allowed_mentions=discord.AllowedMentions(users=False),
                 )

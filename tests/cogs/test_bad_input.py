@@ -59,7 +59,10 @@ async def test_a_second_challenge_names_the_running_games_player(world):
     await started(w)
     text = await assert_refused(await w.bob.slash(w.channel, "ttt play"), w.alice.mention)
     assert "already playing" in text
-    await assert_refused(await w.alice.slash(w.channel, "ttt play"), w.alice.mention)
+    # the player themselves is spoken to, and shown the way on
+    await assert_refused(
+        await w.alice.slash(w.channel, "ttt play"), "You already have a game", "`/ttt resign`"
+    )
     assert board_of(w.channel.last_message) == "O...X...."
 
 

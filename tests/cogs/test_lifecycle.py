@@ -97,7 +97,7 @@ async def test_changed_command_definitions_are_synced_on_start(world, new_bot, d
 
 
 async def test_an_unexpected_failure_gets_a_private_apology_and_changes_nothing(
-    world, simcord_bot, new_bot
+    world, simcord_bot, new_bot, caplog
 ):
     w = world
     await w.alice.slash(w.channel, "ttt play")
@@ -105,7 +105,9 @@ async def test_an_unexpected_failure_gets_a_private_apology_and_changes_nothing(
     await simcord_bot.store.close()  # the database goes away under the bot
     result = await w.alice.slash(w.channel, "ttt move", cell=9)
     assert result.ephemeral and "nothing was changed" in result.response.content
-    assert len(w.env.errors) == 1  # the failure was seen (and logged), not hidden
+    # the failure was logged with its cause, not hidden
+    (record,) = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert "before anything was saved" in record.getMessage() and record.exc_info
     simcord_bot.store = None
     await w.env.restart_bot(new_bot())
     shown = await w.alice.slash(w.channel, "ttt board")

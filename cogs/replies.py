@@ -1,0 +1,85 @@
+"""Answering an interaction in time, and truthfully, whatever the game flow does.
+
+Discord drops an interaction's first response after 3 seconds; the person then sees
+"This interaction failed" even if their move was saved. A request that is not done after
+``DEFER_AFTER`` is deferred, so its answer (or its apology) can follow for 15 minutes.
+Every apology says what really happened: whether the request's change was saved or not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import discord
+
+from gameflow import GameError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
+
+NOTHING_CHANGED = "Something went wrong on my side, and nothing was changed. Please try again."
+SAVED_NOT_SHOWN = (
+    "That went through and is saved, but I couldn't show the board. `/ttt board` shows it."
+)
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, or as privately as Discord still allows; nothing has changed."""
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(text, ephemeral=True)
+    elif response.type is discord.InteractionResponseType.deferred_channel_message:
+        # A deferred slash command's visibility was fixed when it was deferred (public, for
+        # the board it expected), so the answer replaces the "thinking…" placeholder.
+        await interaction.edit_original_response(content=text, embed=None, view=None)
+    else:
+        await interaction.followup.send(text, ephemeral=True)
+
+
+async def in_time(interaction: discord.Interaction, request: Awaitable[T]) -> T | None:
+    """Run a game-flow request, deferring the interaction if it is slow.
+
+    Returns its result, or ``None`` after the person was told why it did not happen
+    (a :class:`GameError`, or an unforeseen failure, which is also logged).
+    """
+    task = asyncio.ensure_future(request)
+    done, _ = await asyncio.wait((task,), timeout=DEFER_AFTER)
+    if not done:
+        await _defer(interaction)
+    try:
+        return await task
+    except GameError as error:
+        await refuse(interaction, str(error))
+    except Exception:
+        log.exception("request failed before anything was saved")
+        await _apologise(interaction, NOTHING_CHANGED)
+    return None
+
+
+async def show(interaction: discord.Interaction, render: Callable[[], Awaitable[None]]) -> None:
+    """Show what a saved request did; if that fails, say it was saved all the same."""
+    try:
+        await render()
+    except Exception:
+        log.exception("a saved request could not be shown")
+        await _apologise(interaction, SAVED_NOT_SHOWN)
+
+
+async def _defer(interaction: discord.Interaction) -> None:
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.defer()  # the board message is updated when ready
+    else:
+        await interaction.response.defer(thinking=True)
+
+
+async def _apologise(interaction: discord.Interaction, text: str) -> None:
+    try:
+        await refuse(interaction, text)
+    except (discord.HTTPException, RuntimeError):  # gone, or the bot is closing: logged above
+        log.warning("could not deliver the apology for interaction %s", interaction.id)

@@ -1,0 +1,85 @@
+"""Defects found by trying the bot from outside (issue 8), each shown fixed through Discord."""
+
+import sqlite3
+
+from cogs.render import duration_text
+from tests.cogs.conftest import board_of
+from tests.cogs.test_admin import lessons
+from tests.cogs.test_games import play_line
+
+
+async def test_a_board_that_cannot_be_shown_after_the_move_was_saved_says_it_was_saved(world):
+    w = world
+    await w.alice.slash(w.channel, "ttt play")
+    # Discord refuses the board (once) after the move is already stored
+    w.env.inject_error("POST", "/interactions/*/callback", status=500)
+    result = await w.alice.slash(w.channel, "ttt move", cell=5)
+    assert result.ephemeral
+    assert "went through and is saved" in result.response.content
+    assert "nothing was changed" not in result.response.content
+    shown = await w.alice.slash(w.channel, "ttt board")  # and it was indeed saved
+    assert board_of(shown.response.message) == "O...X...."
+
+
+async def test_board_on_a_locked_database_shows_the_board_and_no_false_apology(world, db_path):
+    w = world
+    await w.alice.slash(w.channel, "ttt play")
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # nothing can be written while /ttt board runs
+    try:
+        result = await w.bob.slash(w.channel, "ttt board")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert not result.ephemeral and board_of(result.response.message) == "........."
+    assert not result.followups  # no apology for a board that was shown
+
+
+async def test_the_reset_question_still_answers_after_a_restart(world, new_bot):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    question = await w.admin.slash(w.channel, "ttt-admin reset")
+    await w.env.restart_bot(new_bot())
+    done = await w.admin.click(question.response.message, label="Forget everything")
+    assert f"forgot all {learned} lessons" in done.response.content
+    assert await lessons(w, w.alice) == 0
+
+
+async def test_a_reset_question_past_its_time_says_so_when_clicked_after_a_restart(world, new_bot):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    question = await w.admin.slash(w.channel, "ttt-admin reset")
+    await w.env.restart_bot(new_bot())  # the restart cancels the old process's expiry
+    await w.env.advance_time(61)
+    late = await w.admin.click(question.response.message, label="Forget everything")
+    assert late.response.content == "No answer in time: I forgot nothing."
+    assert not late.response.components
+    assert await lessons(w, w.alice) == learned
+    assert not w.env.errors  # closing the bot with a question open raised nothing
+
+
+async def test_autocomplete_answers_a_number_typed_in_the_cell_option(world):
+    w = world
+    await w.alice.slash(w.channel, "ttt play")
+    choices = await w.alice.autocomplete(w.channel, "ttt move", "cell", 8)
+    assert [c["value"] for c in choices] == [8]
+    assert not w.env.errors
+
+
+async def test_the_abandon_notice_speaks_in_whole_words(world, new_bot, monkeypatch):
+    w = world
+    monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "1")
+    await w.env.restart_bot(new_bot())
+    await w.alice.slash(w.channel, "ttt play")
+    await w.env.advance_time(2 * 60)
+    assert "abandoned after 1 minute without a move" in w.channel.last_message.content
+
+
+def test_durations_read_as_people_say_them():
+    assert duration_text(30) == "30 seconds"
+    assert duration_text(1) == "1 second"
+    assert duration_text(60) == "1 minute"
+    assert duration_text(600) == "10 minutes"
+    assert duration_text(150) == "2.5 minutes"
