@@ -1,0 +1,296 @@
+"""A stateful property test through SimCord: random sequences of everything people (and
+time, and restarts) can do to the bot, over two servers, with the invariants checked
+after every step. ``python -m bench.faults`` runs the same machine for longer."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import os
+import sqlite3
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from simcord import actors as simcord_actors
+
+from bot import create_bot
+from engine import Memory
+from tests.engine.oracle import true_outcome
+
+SERVERS, CHANNELS, MEMBERS = 2, 2, 2
+CELLS = st.one_of(
+    st.integers(1, 9),
+    st.integers(-3, 12),
+    st.sampled_from([2**31, 2**53 - 1, -(2**53) + 1]),  # Discord allows integers to 2**53
+)
+WHERE = st.tuples(st.integers(0, SERVERS - 1), st.integers(0, CHANNELS - 1))
+WHO = st.integers(0, MEMBERS - 1)
+TALLY: Counter[str] = Counter()  # what the sequences did, for the benchmark's report
+
+
+class ErrorLog(logging.Handler):
+    """Every ERROR the bot logs: an unforeseen failure, which no sequence may cause."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class BotUnderAttack(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.folder = tempfile.TemporaryDirectory()
+        self.database = Path(self.folder.name) / "ttt.sqlite3"
+        self.errors = ErrorLog()
+        logging.getLogger().addHandler(self.errors)
+        self.bot = self.new_bot()
+        self.env = simcord.Env(self.bot)
+        self.loop.run_until_complete(self.env.start())
+        admins = []
+        self.servers = []
+        for s in range(SERVERS):
+            guild = self.env.create_guild(f"server {s}")
+            role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+            channels = [guild.create_text_channel(f"games-{c}") for c in range(CHANNELS)]
+            members = [guild.add_member(self.env.create_user(f"m{s}{m}")) for m in range(MEMBERS)]
+            admins.append(guild.add_member(self.env.create_user(f"admin{s}"), roles=[role]))
+            self.servers.append((guild, channels, members))
+        self.admins = admins
+        self.boards: dict[tuple[int, int], list] = {}  # every board message, per channel
+        self.step_guild: int | None = None  # the server the last step acted in
+        self.facts_before: dict[int, set] = {}
+        TALLY["sequences"] += 1
+        self.disruptions = 0  # restarts and time jumps: a few per sequence, or they crowd out play
+
+    def new_bot(self):
+        return create_bot(env={"DATABASE_PATH": str(self.database), "GAME_TIMEOUT_MINUTES": "10"})
+
+    def run(self, awaitable):
+        """One step on the simulated clock. Each step enters SimCord's clock scope itself
+        (as ``simcord.run`` does for a whole test), so no scope outlives its task."""
+
+        async def step():
+            with self.env.time_context():
+                return await awaitable
+
+        return self.loop.run_until_complete(step())
+
+    def teardown(self) -> None:
+        try:  # bot errors are checked by an invariant after every step
+            self.run(self.env.shutdown())
+        finally:
+            try:
+                if self.bot.store is not None:  # its SQLite thread would keep Python alive
+                    self.run(self.bot.store.close())
+            finally:
+                logging.getLogger().removeHandler(self.errors)
+                self.loop.close()
+                self.folder.cleanup()
+
+    # --- acting -----------------------------------------------------------------------
+    def act(self, where, interaction):
+        """Run one interaction in a server; it must be answered."""
+        s, _c = where
+        self.step_guild = s
+        self.facts_before = {g: self.stored_facts(g) for g in range(SERVERS)}
+        result = self.run(interaction)
+        TALLY["interactions"] += 1
+        assert result.acknowledged, "an interaction was left unanswered"
+        if result.response is not None and any(
+            b.get("custom_id", "").startswith("ttt:")
+            for row in result.response.components for b in row.get("components", [])
+        ):  # fmt: skip
+            self.boards.setdefault(where, []).append(result.response)
+        return result
+
+    def actor(self, where, who):
+        _guild, channels, members = self.servers[where[0]]
+        return members[who], channels[where[1]]
+
+    @rule(where=WHERE, who=WHO, first=st.sampled_from(["me", "bot"]))
+    def play(self, where, who, first):
+        member, channel = self.actor(where, who)
+        self.act(where, member.slash(channel, "ttt play", first=first))
+
+    @rule(where=WHERE, who=WHO, cell=CELLS)
+    def move(self, where, who, cell):
+        member, channel = self.actor(where, who)
+        self.act(where, member.slash(channel, "ttt move", cell=cell))
+
+    @initialize(picks=st.lists(st.tuples(st.integers(0, 8), st.booleans()),
+                               min_size=9, max_size=9))  # fmt: skip
+    def every_server_has_finished_a_game(self, picks):
+        """Each sequence starts with a finished game in every server, so that there are
+        lessons for the invariants to check and for resets and restarts to act on."""
+        for server in range(SERVERS):
+            where = (server, 0)
+            member, channel = self.actor(where, 0)
+            self.act(where, member.slash(channel, "ttt play", first="me"))
+            self.player_moves(where, picks)
+
+    @rule(where=WHERE, picks=st.lists(st.tuples(st.integers(0, 8), st.booleans()),
+                                      min_size=1, max_size=9))  # fmt: skip
+    def player_moves(self, where, picks):
+        """The player of the channel's game makes legal moves (by button or by command),
+        so that games reach their end and teach."""
+        _guild, channels, members = self.servers[where[0]]
+        channel = channels[where[1]]
+        for pick, by_button in picks:
+            game = self.bot.service.running_game(channel.id)
+            if game is None:
+                return
+            player = next(m for m in members if m.id == game.player_id)
+            free = game.board.legal_moves
+            cell = free[pick % len(free)] + 1
+            board = self.boards[where][-1] if self.boards.get(where) else None
+            custom_id = f"ttt:{game.id}:{game.ply}:{cell}"
+            if by_button and board is not None and any(
+                b.get("custom_id") == custom_id
+                for row in board.components for b in row.get("components", [])
+            ):  # fmt: skip
+                self.act(where, player.click(board, custom_id=custom_id))
+            else:
+                self.act(where, player.slash(channel, "ttt move", cell=cell))
+            if self.bot.service.running_game(channel.id) is None:
+                TALLY["games finished"] += 1
+
+    @rule(where=WHERE, who=WHO, cell=st.integers(1, 9), age=st.integers(0, 3))
+    def click(self, where, who, cell, age):
+        """Click a board: the newest, or an older (stale) one."""
+        boards = self.boards.get(where)
+        if not boards:
+            return
+        member, _channel = self.actor(where, who)
+        board = boards[max(0, len(boards) - 1 - age)]
+        custom_id = next(
+            (b["custom_id"] for row in board.components for b in row.get("components", [])
+             if b.get("custom_id", "").endswith(f":{cell}") and not b.get("disabled")),
+            None,
+        )  # fmt: skip
+        if custom_id is not None:
+            self.act(where, member.click(board, custom_id=custom_id))
+
+    @rule(where=WHERE, who=WHO, game=st.integers(0, 40), ply=st.integers(0, 9),
+          cell=st.integers(1, 9))  # fmt: skip
+    def forged_click(self, where, who, game, ply, cell):
+        """A modified client's click: a made-up cell button, sent as if it were on the
+        channel's newest board (discord.py only dispatches ids found on the message)."""
+        boards = self.boards.get(where)
+        if not boards:
+            return
+        member, _channel = self.actor(where, who)
+        forged = copy.deepcopy(self.env.backend.get_message(boards[-1].channel_id, boards[-1].id))
+        custom_id = f"ttt:{game}:{ply}:{cell}"
+        forged.components[0]["components"][0]["custom_id"] = custom_id
+        data = {"custom_id": custom_id, "component_type": 2}
+        self.act(where, simcord_actors._component_interaction(member, forged, data))
+
+    @rule(where=WHERE, who=WHO, command=st.sampled_from(["ttt resign", "ttt board", "ttt stats"]))
+    def command(self, where, who, command):
+        member, channel = self.actor(where, who)
+        self.act(where, member.slash(channel, command))
+
+    @rule(where=WHERE, confirm=st.booleans())
+    def admin_reset(self, where, confirm):
+        _guild, channels, _members = self.servers[where[0]]
+        admin = self.admins[where[0]]
+        question = self.act(where, admin.slash(channels[where[1]], "ttt-admin reset"))
+        label = "Forget everything" if confirm else "Cancel"
+        TALLY["resets" if confirm else "cancelled resets"] += 1
+        self.act(where, admin.click(question.response.message, label=label))
+
+    @rule(where=WHERE, who=WHO)
+    def member_tries_reset(self, where, who):
+        """Hidden from members by its default permissions: Discord would not send it."""
+        member, channel = self.actor(where, who)
+        with pytest.raises(simcord.SetupError, match="default-member-permissions"):
+            self.run(member.slash(channel, "ttt-admin reset"))
+
+    @precondition(lambda self: self.disruptions < 3)
+    @rule(minutes=st.sampled_from([1, 9, 11, 30]))
+    def time_passes(self, minutes):
+        self.step_guild = None
+        self.facts_before = {g: self.stored_facts(g) for g in range(SERVERS)}
+        self.run(self.env.advance_time(minutes * 60))
+        TALLY["time jumps"] += 1
+        self.disruptions += 1
+
+    @precondition(lambda self: self.disruptions < 3)
+    @rule()
+    def restart(self):
+        self.step_guild = None
+        self.facts_before = {g: self.stored_facts(g) for g in range(SERVERS)}
+        old, self.bot = self.bot, self.new_bot()
+        TALLY["restarts"] += 1
+        self.disruptions += 1
+        self.run(self.env.restart_bot(self.bot))
+        if old.store is not None:  # a detached bot is never closed; its SQLite thread is ours
+            self.run(old.store.close())
+
+    # --- checking ----------------------------------------------------------------------
+    def stored_facts(self, server: int) -> set[tuple[str, str]]:
+        guild_id = self.servers[server][0].id
+        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+            return set(db.execute(
+                "SELECT position, outcome FROM facts WHERE guild_id = ?", (guild_id,)
+            ))  # fmt: skip
+
+    @invariant()
+    def nothing_unforeseen_went_wrong(self):
+        assert not self.env.errors, self.env.errors
+        assert not self.errors.records, [r.getMessage() for r in self.errors.records]
+
+    @invariant()
+    def the_database_is_sound(self):
+        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            busiest = db.execute(
+                "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM games"
+                " WHERE result = 'running' GROUP BY channel_id)"
+            ).fetchone()[0]
+        assert (busiest or 0) <= 1
+
+    @invariant()
+    def every_fact_is_true_and_the_cache_matches_the_store(self):
+        for server in range(SERVERS):
+            stored = self.stored_facts(server)
+            for position, outcome in stored:
+                assert true_outcome(position) == outcome, (position, outcome)
+            TALLY["facts checked"] += len(stored)
+            cached = self.bot.service.cached_memory(self.servers[server][0].id)
+            if cached is not None:
+                assert cached == Memory(stored)
+
+    @invariant()
+    def no_server_changes_another_servers_memory(self):
+        if not self.facts_before:
+            return
+        for server in range(SERVERS):
+            if server != self.step_guild:
+                assert self.stored_facts(server) == self.facts_before[server], server
+
+
+def run_machine(examples: int, steps: int) -> None:
+    BotUnderAttack.TestCase.settings = settings(
+        max_examples=examples,
+        stateful_step_count=steps,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    BotUnderAttack.TestCase().runTest()
+
+
+def test_random_sequences_keep_every_invariant():
+    run_machine(int(os.environ.get("TTT_FAULT_EXAMPLES", "25")), steps=30)

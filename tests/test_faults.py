@@ -1,0 +1,207 @@
+"""Fault tests of the real process: ``python bot.py`` against the fake Discord.
+
+- A lock: another program holds the database's write lock past Discord's 3-second
+  deadline; the person still gets a true answer.
+- Crashes: the process is SIGKILLed mid-game again and again; everything it announced
+  (moves, results, lessons) is in the database when it comes back.
+"""
+
+import asyncio
+import random
+import signal
+import sqlite3
+import threading
+
+import pytest
+
+from engine.rules import replay
+from tests.fakediscord import (
+    RESPONSE_DEADLINE,
+    FakeDiscord,
+    board_of,
+    game_id_of,
+    launch_bot,
+    lessons_known,
+)
+
+
+@pytest.fixture
+async def fake():
+    server = await FakeDiscord().start()
+    yield server
+    await server.stop()
+
+
+async def started(fake, home, **env):
+    process = await launch_bot(fake, home, env=env)
+    await asyncio.wait_for(fake.ready.wait(), 30)
+    return process
+
+
+async def kill(fake, process) -> None:
+    if process.returncode is None:
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+    fake.disconnected()
+
+
+def hold_write_lock(path, until: threading.Event) -> threading.Thread:
+    """Another program takes the write lock and keeps it until ``until`` is set."""
+    taken = threading.Event()
+
+    def hold():
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        taken.set()
+        until.wait(30)
+        db.execute("ROLLBACK")
+        db.close()
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    taken.wait(10)
+    return thread
+
+
+async def board_attached(path) -> None:
+    """Wait until the bot has stored the board message of the latest game: that write
+    follows the reply, and a lock taken before it would delay the next request twice."""
+    for _ in range(500):
+        with sqlite3.connect(path) as db:
+            row = db.execute("SELECT message_id FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        if row and row[0] is not None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the bot never stored its board message")
+
+
+def stored_moves(path) -> tuple[int, ...]:
+    with sqlite3.connect(path) as db:
+        (moves,) = db.execute("SELECT moves FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    return tuple(int(c) for c in moves)
+
+
+@pytest.mark.parametrize("seconds", [4, 7])
+async def test_a_lock_past_the_deadline_still_gets_a_true_answer(fake, tmp_path, seconds):
+    process = await started(fake, tmp_path)
+    database = tmp_path / "data" / "ttt.sqlite3"
+    try:
+        await fake.answered(await fake.slash(fake.owner, "ttt play"))
+        await board_attached(database)
+        release = threading.Event()
+        holder = hold_write_lock(database, release)
+        asking = await fake.slash(fake.owner, "ttt move", cell=5)
+        await asyncio.sleep(seconds)
+        release.set()
+        holder.join()
+        answer = await fake.answered(asking)
+    finally:
+        await kill(fake, process)
+    # answered within Discord's deadline (deferred), then told the truth
+    assert answer.kind == "deferred" and not answer.late
+    assert answer.responded_at - answer.created < RESPONSE_DEADLINE
+    assert "database is busy" in answer.text and "nothing was played" in answer.text
+    assert stored_moves(database) == ()  # and indeed nothing was
+
+
+async def test_a_slow_database_gets_the_board_after_a_deferral(fake, tmp_path):
+    process = await started(fake, tmp_path)
+    database = tmp_path / "data" / "ttt.sqlite3"
+    try:
+        await fake.answered(await fake.slash(fake.owner, "ttt play"))
+        await board_attached(database)
+        release = threading.Event()
+        holder = hold_write_lock(database, release)
+        asking = await fake.slash(fake.owner, "ttt move", cell=5)
+        while asking.kind is None:  # the lock goes as soon as the bot has deferred
+            await asyncio.sleep(0.01)
+        release.set()
+        holder.join()
+        answer = await fake.answered(asking)
+    finally:
+        await kill(fake, process)
+    assert answer.kind == "deferred" and not answer.late
+    assert board_of(answer.message) == "O...X...."  # the placeholder became the board
+    assert stored_moves(database) == (4, 0)
+
+
+def check_announcements(database, announced: dict[int, dict]) -> None:
+    """Everything announced is stored: each game's moves (the stored game may be one
+    unannounced request ahead), its result, and at least the lessons it said it knew."""
+    with sqlite3.connect(database) as db:
+        games = {gid: (moves, result) for gid, moves, result in
+                 db.execute("SELECT id, moves, result FROM games")}  # fmt: skip
+        (facts,) = db.execute("SELECT COUNT(*) FROM facts").fetchone()
+    for game_id, said in announced.items():
+        moves, result = games[game_id]
+        position = board_position(tuple(int(c) for c in moves))
+        if said["over"]:
+            assert result != "running" and position == said["board"], (game_id, said, moves)
+        else:
+            ahead = [i for i in range(9) if said["board"][i] != position[i]]
+            assert all(said["board"][i] == "." for i in ahead) and len(ahead) <= 2, (said, moves)
+    assert facts >= max((s["lessons"] for s in announced.values()), default=0)
+
+
+def board_position(moves: tuple[int, ...]) -> str:
+    cells = ["."] * 9
+    for ply, cell in enumerate(moves):
+        cells[cell] = "XO"[ply % 2]
+    assert len(replay(moves)) == len(moves)
+    return "".join(cells)
+
+
+async def crash_run(fake, home, kills: int, rng: random.Random) -> dict:
+    """Play random games, SIGKILL the bot at random moments, restart; check after each."""
+    database = home / "data" / "ttt.sqlite3"
+    announced: dict[int, dict] = {}
+    figures = {"kills": 0, "requests": 0, "announcements": 0}
+    for _ in range(kills):
+        process = await started(fake, home)
+        pending: list = []
+        try:
+            for _ in range(rng.randint(3, 12)):
+                board = await current_board(fake)
+                if board is None or board["over"]:
+                    asking = await fake.slash(fake.owner, "ttt play")
+                else:
+                    free = [i + 1 for i, c in enumerate(board["board"]) if c == "."]
+                    asking = await fake.slash(fake.owner, "ttt move", cell=rng.choice(free))
+                figures["requests"] += 1
+                pending.append(asking)
+                if rng.random() < 0.3:  # kill while this request is in flight
+                    await asyncio.sleep(rng.uniform(0, 0.02))
+                    break
+                await fake.answered(asking)
+        finally:
+            await kill(fake, process)
+        figures["kills"] += 1
+        for asking in pending:
+            message = asking.message
+            if asking.done.is_set() and message and (game_id := game_id_of(message)):
+                board = board_of(message)
+                announced[game_id] = {
+                    "board": board,
+                    "over": all(
+                        b.get("disabled")
+                        for row in message["components"]
+                        for b in row["components"]
+                    ),
+                    "lessons": lessons_known(message) or 0,
+                }
+                figures["announcements"] += 1
+        check_announcements(database, announced)
+    return figures
+
+
+async def current_board(fake) -> dict | None:
+    """The channel's game as `/ttt board` shows it (None when no game is running)."""
+    shown = await fake.answered(await fake.slash(fake.owner, "ttt board"))
+    if shown.ephemeral:
+        return None
+    return {"board": board_of(shown.message), "over": False}
+
+
+async def test_sigkill_mid_game_loses_nothing_that_was_announced(fake, tmp_path):
+    figures = await crash_run(fake, tmp_path, kills=6, rng=random.Random(8))
+    assert figures["kills"] == 6 and figures["announcements"] > 10
