@@ -4,12 +4,14 @@
 on a real SQLite file: a person's move, the bot's reply, learning, storing. Discord
 itself is not in the loop: this measures our side of each move.
 
-Two runs:
+Three runs:
 
 * **paced**: each person pauses before each move (uniform 0..2x ``--think`` seconds), as
   people do; this is the latency a server sees under that load;
 * **flat out**: nobody pauses, so 1,000 moves always wait in line; this is the most
-  moves per second one process can store.
+  moves per second one process can store;
+* **flat out, synchronous=FULL**: the same with SQLite's fsync on every commit, which
+  would also keep the last moves through a power loss: the price of that promise.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import time
 from pathlib import Path
 
 from data import Store
+from data.store import SYNCHRONOUS
 from gameflow import GameService
 
 
@@ -40,9 +43,11 @@ async def play_server(service, server: int, games: int, think: float, rng, laten
             board = turn.game.board
 
 
-async def run(servers: int, games: int, think: float, seed: int) -> dict:
+async def run(
+    servers: int, games: int, think: float, seed: int, synchronous: str = SYNCHRONOUS
+) -> dict:
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.sqlite3")
+        store = await Store.open(Path(folder) / "bench.sqlite3", synchronous=synchronous)
         service = GameService(store, timeout_seconds=3600)
         rng = random.Random(seed)
         latencies: list[float] = []
@@ -81,10 +86,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.servers < 1 or args.games < args.servers or args.think < 0:
         parser.error("need at least 1 server, at least one game per server, and think >= 0")
 
-    print(f"{args.servers} servers, {args.games} games, one SQLite file (WAL), one process")
+    print(f"{args.servers} servers, {args.games} games, one SQLite file (WAL), one process;"
+          f" synchronous={SYNCHRONOUS} unless named")  # fmt: skip
     print(f"{'run':30} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'moves/s':>8}")
-    for label, think in ((f"paced (mean pause {args.think:g} s)", args.think), ("flat out", 0.0)):
-        r = asyncio.run(run(args.servers, args.games, think, args.seed))
+    runs = (
+        (f"paced (mean pause {args.think:g} s)", args.think, SYNCHRONOUS),
+        ("flat out", 0.0, SYNCHRONOUS),
+        # the durability choice: FULL also survives a power loss, at this price per move
+        ("flat out, synchronous=FULL", 0.0, "FULL"),
+    )
+    for label, think, synchronous in runs:
+        r = asyncio.run(run(args.servers, args.games, think, args.seed, synchronous))
         assert r["games"] == args.games, "every game must be stored"
         print(f"{label:30} {r['moves']:>7} {r['p50']:>7.2f} {r['p99']:>7.2f} {r['max']:>7.1f} "
               f"{r['moves_per_s']:>8.0f}")  # fmt: skip
