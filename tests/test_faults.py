@@ -14,6 +14,7 @@ import threading
 
 import pytest
 
+from cogs.render import COLOURS
 from engine.rules import replay
 from tests.fakediscord import (
     RESPONSE_DEADLINE,
@@ -81,48 +82,44 @@ def stored_moves(path) -> tuple[int, ...]:
     return tuple(int(c) for c in moves)
 
 
-@pytest.mark.parametrize("seconds", [4, 7])
-async def test_a_lock_past_the_deadline_still_gets_a_true_answer(fake, tmp_path, seconds):
-    process = await started(fake, tmp_path)
-    database = tmp_path / "data" / "ttt.sqlite3"
+async def move_under_lock(fake, home, held_until):
+    """A game is started, another program takes the write lock, a move is asked for, and
+    the lock is released once ``held_until(asking)`` returns. Gives the answer."""
+    process = await started(fake, home)
+    database = home / "data" / "ttt.sqlite3"
     try:
         await fake.answered(await fake.slash(fake.owner, "ttt play"))
         await board_attached(database)
         release = threading.Event()
         holder = hold_write_lock(database, release)
         asking = await fake.slash(fake.owner, "ttt move", cell=5)
-        await asyncio.sleep(seconds)
+        await held_until(asking)
         release.set()
         holder.join()
-        answer = await fake.answered(asking)
+        return await fake.answered(asking)
     finally:
         await kill(fake, process)
+
+
+@pytest.mark.parametrize("seconds", [4, 7])
+async def test_a_lock_past_the_deadline_still_gets_a_true_answer(fake, tmp_path, seconds):
+    answer = await move_under_lock(fake, tmp_path, lambda _asking: asyncio.sleep(seconds))
     # answered within Discord's deadline (deferred), then told the truth
     assert answer.kind == "deferred" and not answer.late
     assert answer.responded_at - answer.created < RESPONSE_DEADLINE
     assert "database is busy" in answer.text and "nothing was played" in answer.text
-    assert stored_moves(database) == ()  # and indeed nothing was
+    assert stored_moves(tmp_path / "data" / "ttt.sqlite3") == ()  # and indeed nothing was
 
 
 async def test_a_slow_database_gets_the_board_after_a_deferral(fake, tmp_path):
-    process = await started(fake, tmp_path)
-    database = tmp_path / "data" / "ttt.sqlite3"
-    try:
-        await fake.answered(await fake.slash(fake.owner, "ttt play"))
-        await board_attached(database)
-        release = threading.Event()
-        holder = hold_write_lock(database, release)
-        asking = await fake.slash(fake.owner, "ttt move", cell=5)
-        while asking.kind is None:  # the lock goes as soon as the bot has deferred
+    async def until_deferred(asking):  # the lock goes as soon as the bot has deferred
+        while asking.kind is None:
             await asyncio.sleep(0.01)
-        release.set()
-        holder.join()
-        answer = await fake.answered(asking)
-    finally:
-        await kill(fake, process)
+
+    answer = await move_under_lock(fake, tmp_path, until_deferred)
     assert answer.kind == "deferred" and not answer.late
     assert board_of(answer.message) == "O...X...."  # the placeholder became the board
-    assert stored_moves(database) == (4, 0)
+    assert stored_moves(tmp_path / "data" / "ttt.sqlite3") == (4, 0)
 
 
 def check_announcements(database, announced: dict[int, dict]) -> None:
@@ -183,11 +180,8 @@ async def crash_run(fake, home, kills: int, rng: random.Random) -> dict:
                 board = board_of(message)
                 announced[game_id] = {
                     "board": board,
-                    "over": all(
-                        b.get("disabled")
-                        for row in message["components"]
-                        for b in row["components"]
-                    ),
+                    # not "every button disabled": that is also an old board, frozen
+                    "over": message["embeds"][0].get("color") != COLOURS["running"],
                     "lessons": lessons_known(message) or 0,
                 }
                 figures["announcements"] += 1
