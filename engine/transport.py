@@ -2,6 +2,11 @@
 
 {"format": "ttt-memory", "version": 1,
  "facts": [{"position": "XO..X....", "outcome": "win"}, ...]}
+
+A document is accepted only if every fact proves itself from the document's own facts by
+the learning rules (see :func:`engine.memory.prove`). Every memory this engine learns or
+exports does; a forged or mistaken fact does not, and would otherwise make a trained bot
+beatable again.
 """
 
 from __future__ import annotations
@@ -9,7 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .memory import Memory
+from .memory import Memory, Outcome, prove
+from .rules import CANON, EMPTIES, POW3, code_to_string, string_to_code
 
 FORMAT = "ttt-memory"
 VERSION = 1
@@ -61,4 +67,28 @@ def import_memory(document: dict[str, Any] | str | bytes) -> Memory:
             memory.add(position, outcome)
         except ValueError as exc:
             raise MemoryFormatError(f"{where}: {exc}") from None
+    for index, entry in enumerate(facts):
+        gap = _unproven(memory, entry["position"])
+        if gap:
+            raise MemoryFormatError(f"facts[{index}]: {gap}")
     return memory
+
+
+def _unproven(memory: Memory, position: str) -> str | None:
+    """Why the fact about ``position`` does not follow from ``memory``, or ``None`` if it does."""
+    facts = memory._facts
+    code = string_to_code(position)
+    claimed = facts[CANON[code]]
+    if prove(facts, code) is claimed:
+        return None
+    reply = 2 if len(EMPTIES[code]) % 2 == 0 else 1
+    children = [code + reply * POW3[cell] for cell in EMPTIES[code]]
+    if claimed is Outcome.LOSS:
+        why = "no reply to it is a known win"
+    else:
+        open_reply = next(c for c in children if facts.get(CANON[c]) is not Outcome.LOSS)
+        why = f"the reply that gives {code_to_string(open_reply)!r} is not a known loss"
+    return (
+        f"position {position!r} as a {claimed.value} is not proven by the document's own "
+        f"facts ({why})"
+    )

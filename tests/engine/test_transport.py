@@ -1,9 +1,13 @@
 import json
+import random
 
 import pytest
 
 import engine
-from engine import LOSS, WIN, Memory, MemoryFormatError
+from engine import LOSS, WIN, Mark, Memory, MemoryFormatError
+from engine.rules import CANON, EMPTIES, WINNER, code_to_string
+from tests.engine.oracle import true_outcome
+from tests.engine.test_learning import random_game
 
 
 def trained_memory() -> Memory:
@@ -38,13 +42,13 @@ def test_any_orientation_is_accepted_and_folds_into_one_fact():
             "format": "ttt-memory",
             "version": 1,
             "facts": [
-                {"position": "XO..X....", "outcome": "win"},
-                {"position": "..X.XO...", "outcome": "win"},
+                {"position": "XXXOO....", "outcome": "win"},
+                {"position": "..X.OX.OX", "outcome": "win"},
             ],
         }  # the same, turned
     )
     assert len(memory) == 1
-    assert memory.outcome("....X..OX") is WIN
+    assert memory.outcome("...OO.XXX") is WIN
 
 
 def doc_with(*facts, **top):
@@ -90,3 +94,115 @@ def test_bad_documents_are_rejected_naming_the_bad_entry(document, message):
     with pytest.raises(MemoryFormatError, match=message):
         engine.import_memory(document)
     assert memory == before
+
+
+def unbeatable_memory() -> Memory:
+    memory = Memory()
+    engine.train(memory, 20_000, seed=1)
+    assert not engine.analyse(memory, Mark.X).beatable
+    assert not engine.analyse(memory, Mark.O).beatable
+    return memory
+
+
+def watched_games_memory() -> Memory:
+    memory, rng = Memory(), random.Random(5)
+    for _ in range(2000):
+        engine.learn(memory, random_game(rng))
+    return memory
+
+
+def teacher_trained_memory() -> Memory:
+    memory = Memory()
+    policy = lambda code: engine.policy.choose_code(memory._facts, code)  # noqa: E731
+
+    def teacher(board):
+        wins = engine.winning_replies(policy, board.turn.other, board.code)
+        return wins[0] if wins else board.legal_moves[-1]
+
+    engine.train(memory, 400, opponent=teacher)
+    return memory
+
+
+def merged_memory() -> Memory:
+    merged = Memory(watched_games_memory())
+    for fact in trained_memory():
+        if merged.outcome(fact.position) is None:
+            merged.add(fact.position, fact.outcome)
+    return merged
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        unbeatable_memory,
+        lambda: engine.train(m := Memory(), 3000, opponent="self", seed=4) and m,
+        teacher_trained_memory,
+        watched_games_memory,
+        merged_memory,
+    ],
+    ids=["random", "self-play", "teacher", "watched games", "merged"],
+)
+def test_every_memory_the_engine_builds_proves_itself_on_import(build):
+    memory = build()
+    assert len(memory) > 50
+    assert engine.import_memory(engine.export_memory(memory)) == memory
+
+
+def test_the_forged_fact_from_the_issue_is_refused_naming_its_entry():
+    document = engine.export_memory(unbeatable_memory())
+    document["facts"].append({"position": "O...X....", "outcome": "loss"})
+    index = len(document["facts"]) - 1
+    with pytest.raises(MemoryFormatError, match=rf"facts\[{index}\]: position 'O\.\.\.X\.\.\.\.'"):
+        engine.import_memory(document)
+
+
+def test_a_true_fact_is_refused_when_the_document_does_not_prove_it():
+    # X in a corner and the centre after O took an edge: X does win, but a document
+    # holding only that claim proves nothing.
+    claim = {"position": "XO..X....", "outcome": "win"}
+    assert true_outcome(claim["position"]) == "win"
+    with pytest.raises(MemoryFormatError, match=r"facts\[0\].*not proven.*not a known loss"):
+        engine.import_memory(doc_with(claim))
+
+
+def test_a_chain_of_forged_facts_is_refused_at_its_unproven_link():
+    # A forged loss "proven" by a forged win of the reply: the reply's win is unproven.
+    forged_win = {"position": "O...X...X", "outcome": "win"}
+    forged_loss = {"position": "O...X....", "outcome": "loss"}
+    assert true_outcome(forged_win["position"]) is None
+    with pytest.raises(MemoryFormatError, match=r"facts\[1\].*'O\.\.\.X\.\.\.X' as a win"):
+        engine.import_memory(doc_with(forged_loss, forged_win))
+
+
+def forgeries(memory: Memory) -> list[dict]:
+    """Every fact that could be added to ``memory`` without breaking a rule of the game."""
+    forged = []
+    for code in sorted(set(CANON)):
+        if code <= 0 or memory.outcome(code_to_string(code)) is not None:
+            continue
+        if WINNER[code] or not EMPTIES[code]:
+            continue  # the shape checks already settle finished positions
+        for outcome in ("win", "loss"):
+            forged.append({"position": code_to_string(code), "outcome": outcome})
+    return forged
+
+
+def test_every_forged_fact_added_to_an_unbeatable_memory_is_refused_or_true_and_harmless():
+    """The issue's experiment: add each possible fact, one at a time, to a trained memory."""
+    memory = unbeatable_memory()
+    document = engine.export_memory(memory)
+    tried, accepted, false = 0, 0, 0
+    for forged in forgeries(memory):
+        tried += 1
+        false += forged["outcome"] != true_outcome(forged["position"])
+        try:
+            imported = engine.import_memory({**document, "facts": [*document["facts"], forged]})
+        except MemoryFormatError as error:
+            assert "not proven by the document's own facts" in str(error)
+            continue
+        accepted += 1
+        assert forged["outcome"] == true_outcome(forged["position"]), forged
+        assert not engine.analyse(imported, Mark.X).beatable, forged
+        assert not engine.analyse(imported, Mark.O).beatable, forged
+    assert tried > 500 and false > 400  # the experiment covers hundreds of forgeries
+    assert accepted < tried - false  # and not every true fact is proven by the document
