@@ -65,12 +65,19 @@ async def migrate(db: aiosqlite.Connection) -> int:
     return version
 
 
+class Rows(list):
+    """Parameters for one statement run once per row (``executemany``): one thread trip."""
+
+
 async def run(db: aiosqlite.Connection, sql: str, params: Sequence = ()) -> list:
     """Execute to completion in the connection's thread and return the rows.
 
     No cursor outlives the call: a half-read one keeps its statement busy and makes the
     next COMMIT fail with "SQL statements in progress".
     """
+    if isinstance(params, Rows):
+        await (await db.executemany(sql, params)).close()
+        return []
     return list(await db.execute_fetchall(sql, params))
 
 
@@ -87,7 +94,8 @@ async def run_in_transaction(
     ``StaleGameError`` is raised.
     """
     statements = list(statements)
-    if len(statements) == 1:  # one statement is its own transaction: one trip, not three
+    if len(statements) == 1 and not isinstance(statements[0][1], Rows):
+        # one statement is its own transaction: one trip, not three
         rows = await run(db, *statements[0])
         if require_row and not rows:
             raise StaleGameError("the game changed since it was read; nothing was written")

@@ -18,7 +18,7 @@ from pathlib import Path
 import aiosqlite
 
 from .errors import SchemaTooNewError, StoreBusyError, StoreOpenError
-from .migrations import migrate, run, run_in_transaction
+from .migrations import Rows, migrate, run, run_in_transaction
 
 RUNNING = "running"
 SYNCHRONOUS = "NORMAL"
@@ -162,6 +162,29 @@ class Store:
             (guild_id,),
         )
         return [(row[0], row[1]) for row in rows]
+
+    async def add_facts(
+        self,
+        guild_id: int,
+        facts: Iterable[tuple[str, str]],
+        *,
+        replace: bool = False,
+        now: float,
+    ) -> None:
+        """Store facts from outside a game (an import, a training), in one transaction.
+
+        With ``replace``, the server's facts are exactly ``facts`` afterwards; otherwise
+        they are added to the known ones, and a position already known keeps its fact.
+        """
+        statements = [("DELETE FROM facts WHERE guild_id = ?", (guild_id,))] if replace else []
+        statements.append(
+            (
+                "INSERT INTO facts (guild_id, position, outcome, learned_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
+                Rows((guild_id, position, outcome, now) for position, outcome in facts),
+            )
+        )
+        await self._write(statements)
 
     async def reset_memory(self, guild_id: int) -> int:
         """Forget this server's facts; its game history stays."""

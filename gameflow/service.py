@@ -8,30 +8,22 @@ for the person, and change nothing.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import engine
-from data import ChannelBusyError, GameRecord, Record, StaleGameError, Store, StoreBusyError
+from data import ChannelBusyError, GameRecord, Record, StaleGameError, Store
 from engine import Board, Lesson, Mark, Memory
+
+from .brain import Brain
+from .errors import GameError, busy_means_unchanged
+from .memories import ServerMemories
 
 Clock = Callable[[], float]
 
 
-class GameError(Exception):
-    """A request the flow refuses; ``str(error)`` tells the person what to do instead.
-
-    Nothing has changed when it is raised.
-    """
-
-
-DATABASE_BUSY = (
-    "I couldn't save that: my database is busy right now, so nothing was played or changed. "
-    "Try again in a moment."
-)
 GAME_MOVED_ON = (
     "That game changed while I was handling your request (another copy of me got there "
     "first), so nothing was played. `/ttt board` shows the game as it is now."
@@ -104,12 +96,6 @@ class Stats:
     beatable_as_o: engine.Vulnerability
 
 
-@dataclass
-class _Guild:
-    memory: Memory | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
 class GameService:
     def __init__(self, store: Store, *, timeout_seconds: float, clock: Clock = time.time) -> None:
         self.store = store
@@ -117,7 +103,8 @@ class GameService:
         self.clock = clock
         self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
         self._busy: set[int] = set()  # channels with a request in progress
-        self._guilds: dict[int, _Guild] = {}
+        self.memories = ServerMemories(store)
+        self.brain = Brain(store, self.memories, clock)
 
     async def load(self) -> list[Game]:
         """Pick up every running game from the store (at start-up and after a restart)."""
@@ -127,28 +114,17 @@ class GameService:
     # --- memory -------------------------------------------------------------------
     async def memory(self, guild_id: int) -> Memory:
         """This server's memory, read from the store once and then kept."""
-        guild = self._guilds.setdefault(guild_id, _Guild())
-        if guild.memory is None:
-            async with guild.lock:
-                return await self._loaded(guild_id, guild)
-        return guild.memory
+        return await self.memories.get(guild_id)
 
     def cached_memory(self, guild_id: int) -> Memory | None:
         """The memory held for a server, if it has been read (for checks and tests)."""
-        guild = self._guilds.get(guild_id)
-        return guild.memory if guild is not None else None
-
-    async def _loaded(self, guild_id: int, guild: _Guild) -> Memory:
-        """The memory of a server whose lock the caller holds, read if it is not yet."""
-        if guild.memory is None:
-            guild.memory = Memory(await self.store.load_facts(guild_id))
-        return guild.memory
+        return self.memories.cached(guild_id)
 
     async def reset_memory(self, guild_id: int) -> int:
-        guild = self._guilds.setdefault(guild_id, _Guild())
-        async with guild.lock:
-            forgotten = await self.store.reset_memory(guild_id)
-            guild.memory = Memory()
+        async with self.memories.changing(guild_id):
+            with busy_means_unchanged():
+                forgotten = await self.store.reset_memory(guild_id)
+            self.memories.replace(guild_id, Memory())
         return forgotten
 
     # --- one request at a time per channel ------------------------------------------
@@ -307,9 +283,8 @@ class GameService:
         game from the store, so the next request sees the game as it really stands.
         """
         try:
-            yield
-        except StoreBusyError:
-            raise GameError(DATABASE_BUSY) from None
+            with busy_means_unchanged():
+                yield
         except StaleGameError:
             record = await self.store.running_game(channel_id)
             if record is None:
@@ -328,21 +303,17 @@ class GameService:
         self, game: Game, moves: tuple[int, ...], result: str, bot_cell: int | None = None
     ) -> Turn:
         lessons: tuple[Lesson, ...] = ()
-        guild = self._guilds.setdefault(game.guild_id, _Guild())
-        async with guild.lock:  # a reset must not interleave with learning and storing
-            memory = await self._loaded(game.guild_id, guild)  # the current one, after any reset
+        # A reset or an import must not interleave with learning and storing; the memory
+        # is the current one, after any of them. If storing fails, the cache is dropped.
+        async with self.memories.changing(game.guild_id) as memory:
             if result in ("bot_won", "player_won", "draw"):
                 lessons = tuple(memory.learn(moves))
             facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
             now = self.clock()
-            try:
-                async with self._storing(game.channel_id):
-                    await self.store.finish_game(
-                        game.id, game.guild_id, game.moves, moves, result, facts, now=now
-                    )
-            except BaseException:
-                guild.memory = None  # lessons not stored: read the memory afresh next time
-                raise
+            async with self._storing(game.channel_id):
+                await self.store.finish_game(
+                    game.id, game.guild_id, game.moves, moves, result, facts, now=now
+                )
         self._games.pop(game.channel_id, None)
         return Turn(
             replace(game, moves=moves, result=result, updated_at=now),

@@ -1,0 +1,154 @@
+"""A server's brain as a whole: its figures, export, and proof-checked import.
+
+An import is two steps, because an admin sees what would change before anything does:
+:meth:`Brain.plan_import` reads and checks the file and says what it would do;
+:meth:`Brain.apply_import` does it under the server's lock, against the memory as it
+is by then (games may have taught the bot something in between).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import engine
+from data import Store
+from engine import Mark, Memory
+
+from .errors import GameError, busy_means_unchanged
+from .memories import ServerMemories
+
+ImportMode = Literal["merge", "replace"]
+MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 KiB
+MAX_IMPORT_FACTS = 10_000  # a complete memory has fewer than 1,000
+
+
+@dataclass(frozen=True, slots=True)
+class BrainFigures:
+    """What people want to know about a memory: lessons, and the ways to beat it."""
+
+    lessons: int
+    ways_to_beat_as_x: int  # opponent lines that beat the bot playing X
+    ways_to_beat_as_o: int
+
+    @classmethod
+    def of(cls, memory: Memory) -> BrainFigures:
+        return cls(
+            len(memory),
+            engine.analyse(memory, Mark.X).losing_lines,
+            engine.analyse(memory, Mark.O).losing_lines,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    guild_id: int
+    mode: ImportMode
+    document: Memory  # the imported facts, each proven by the document itself
+    new: int  # facts the server does not know yet
+    known: int  # facts it knows already
+    before: BrainFigures
+    after: BrainFigures
+
+
+@dataclass(frozen=True, slots=True)
+class BrainChange:
+    before: BrainFigures
+    after: BrainFigures
+
+
+def read_memory_file(data: bytes) -> Memory:
+    """Check an uploaded memory file completely; raise :class:`GameError` saying what is wrong."""
+    if len(data) > MAX_IMPORT_BYTES:
+        raise GameError(
+            f"That file is {len(data) / 1024:,.0f} KiB; a memory file may be at most 1 MiB. "
+            "Nothing was changed."
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise GameError(
+            "That file is not UTF-8 text. Import a file made by `/ttt-admin export`. "
+            "Nothing was changed."
+        ) from None
+    try:
+        document: Any = json.loads(text)
+    except ValueError as error:
+        raise GameError(
+            f"That file is not JSON ({error}). Import a file made by `/ttt-admin export`. "
+            "Nothing was changed."
+        ) from None
+    facts = document.get("facts") if isinstance(document, dict) else None
+    if isinstance(facts, list) and len(facts) > MAX_IMPORT_FACTS:
+        raise GameError(
+            f"That file has {len(facts):,} facts; a memory file may have at most "
+            f"{MAX_IMPORT_FACTS:,}. Nothing was changed."
+        )
+    try:
+        return engine.import_memory(document)
+    except engine.MemoryFormatError as error:
+        raise GameError(f"I can't import that file: {error}. Nothing was changed.") from None
+
+
+def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:
+    """The server's memory after the import; a contradiction refuses it."""
+    if mode == "replace":
+        return document.copy()
+    result = current.copy()
+    for fact in document:
+        known = current.outcome(fact.position)
+        if known is not None and known is not fact.outcome:
+            raise GameError(
+                f"That file says the move to {fact.position} is a {fact.outcome.value}, but "
+                f"this server's memory knows it as a {known.value}. Nothing was changed; "
+                "`mode: replace` would take the file's memory instead."
+            )
+        if known is None:
+            result.add(fact.position, fact.outcome)
+    return result
+
+
+class Brain:
+    def __init__(self, store: Store, memories: ServerMemories, clock) -> None:
+        self.store = store
+        self.memories = memories
+        self.clock = clock
+
+    async def figures(self, guild_id: int) -> BrainFigures:
+        return BrainFigures.of(await self.memories.get(guild_id))
+
+    async def export(self, guild_id: int) -> dict[str, Any]:
+        """The server's memory as a ``ttt-memory`` version 1 document."""
+        return engine.export_memory(await self.memories.get(guild_id))
+
+    async def plan_import(self, guild_id: int, data: bytes, mode: ImportMode) -> ImportPlan:
+        """What importing ``data`` would change; nothing changes yet."""
+        document = read_memory_file(data)
+        current = await self.memories.get(guild_id)
+        result = combine(current, document, mode)
+        new = sum(current.outcome(fact.position) is None for fact in document)
+        return ImportPlan(
+            guild_id,
+            mode,
+            document,
+            new,
+            len(document) - new,
+            BrainFigures.of(current),
+            BrainFigures.of(result),
+        )
+
+    async def apply_import(self, plan: ImportPlan) -> BrainChange:
+        """Import, in one transaction, into the memory as it is now."""
+        async with self.memories.changing(plan.guild_id) as current:
+            result = combine(current, plan.document, plan.mode)
+            replace = plan.mode == "replace"
+            facts = [
+                (fact.position, fact.outcome.value)
+                for fact in result
+                if replace or current.outcome(fact.position) is None
+            ]
+            with busy_means_unchanged():
+                await self.store.add_facts(plan.guild_id, facts, replace=replace, now=self.clock())
+            self.memories.replace(plan.guild_id, result)
+            return BrainChange(BrainFigures.of(current), BrainFigures.of(result))

@@ -1,0 +1,30 @@
+"""What the game flow refuses, and store failures turned into true answers for people."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from data import StoreBusyError
+
+
+class GameError(Exception):
+    """A request the flow refuses; ``str(error)`` tells the person what to do instead.
+
+    Nothing has changed when it is raised.
+    """
+
+
+DATABASE_BUSY = (
+    "I couldn't save that: my database is busy right now, so nothing was played or changed. "
+    "Try again in a moment."
+)
+
+
+@contextmanager
+def busy_means_unchanged() -> Iterator[None]:
+    """A write that timed out behind another program's lock changed nothing: say so."""
+    try:
+        yield
+    except StoreBusyError:
+        raise GameError(DATABASE_BUSY) from None
