@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import discord
 
 from engine import LOSS, WIN, Board, Lesson, Mark
 from engine.rules import LINES
-from gameflow import Game, Stats, Turn
+from gameflow import BrainFigures, Game, Stats, Turn
 
 MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
 KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
@@ -197,3 +198,38 @@ def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> disc
     embed.add_field(name="Playing ❌ (first)", value=beatable(stats.beatable_as_x), inline=True)
     embed.add_field(name="Playing ⭕ (second)", value=beatable(stats.beatable_as_o), inline=True)
     return embed
+
+
+def ways_to_beat(lines: int) -> str:
+    return "none: unbeatable ✅" if lines == 0 else f"{lines:,}"
+
+
+def brain_change_text(before: BrainFigures, after: BrainFigures) -> str:
+    """Lessons and ways to beat the bot, before → after."""
+
+    def row(name: str, old: int, new: int, shown=lambda n: f"{n:,}") -> str:
+        return f"{name}: {shown(old)} → **{shown(new)}**"
+
+    return "\n".join(
+        (
+            row("Lessons", before.lessons, after.lessons),
+            row(
+                "Ways to beat me as ❌",
+                before.ways_to_beat_as_x,
+                after.ways_to_beat_as_x,
+                ways_to_beat,
+            ),
+            row(
+                "Ways to beat me as ⭕",
+                before.ways_to_beat_as_o,
+                after.ways_to_beat_as_o,
+                ways_to_beat,
+            ),
+        )
+    )
+
+
+def memory_file_name(guild_name: str, day: datetime.date) -> str:
+    """``ttt-memory-<server>-<date>.json``, with the server's name made safe for a file."""
+    slug = re.sub(r"[^a-z0-9]+", "-", guild_name.lower()).strip("-")[:40] or "server"
+    return f"ttt-memory-{slug}-{day.isoformat()}.json"

@@ -42,8 +42,12 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
 
 
-async def in_time(interaction: discord.Interaction, request: Awaitable[T]) -> T | None:
+async def in_time(
+    interaction: discord.Interaction, request: Awaitable[T], *, private: bool = False
+) -> T | None:
     """Run a game-flow request, deferring the interaction if it is slow.
+
+    A deferred slash command's answer is public, unless ``private``.
 
     Returns its result, or ``None`` after the person was told why it did not happen
     (a :class:`GameError`, or an unforeseen failure, which is also logged).
@@ -51,7 +55,7 @@ async def in_time(interaction: discord.Interaction, request: Awaitable[T]) -> T 
     task = asyncio.ensure_future(request)
     done, _ = await asyncio.wait((task,), timeout=DEFER_AFTER)
     if not done:
-        await _defer(interaction)
+        await _defer(interaction, private)
     try:
         return await task
     except GameError as error:
@@ -71,11 +75,29 @@ async def show(interaction: discord.Interaction, render: Callable[[], Awaitable[
         await _apologise(interaction, SAVED_NOT_SHOWN)
 
 
-async def _defer(interaction: discord.Interaction) -> None:
-    if interaction.type is discord.InteractionType.component:
-        await interaction.response.defer()  # the board message is updated when ready
+async def answer(interaction: discord.Interaction, *, private: bool = False, **fields) -> None:
+    """Send the answer, or put it in place of "thinking…" if the request was deferred."""
+    if interaction.response.is_done():
+        if "file" in fields:
+            fields["attachments"] = [fields.pop("file")]
+        await interaction.edit_original_response(**fields)
     else:
-        await interaction.response.defer(thinking=True)
+        await interaction.response.send_message(ephemeral=private, **fields)
+
+
+async def update(interaction: discord.Interaction, **fields) -> None:
+    """Edit the message whose button was clicked, whether or not the click was deferred."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
+
+
+async def _defer(interaction: discord.Interaction, private: bool) -> None:
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.defer()  # the clicked message is updated when ready
+    else:
+        await interaction.response.defer(thinking=True, ephemeral=private)
 
 
 async def _apologise(interaction: discord.Interaction, text: str) -> None:

@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 from gameflow import GameService, Turn
 
 from .render import CELL_NAMES, CellButton, board_embed, board_view, duration_text, stats_embed
-from .replies import in_time, refuse, show
+from .replies import in_time, refuse, show, update
 
 log = logging.getLogger(__name__)
 
@@ -151,11 +151,7 @@ class TicTacToe(
     @staticmethod
     async def _update_board(interaction: discord.Interaction, turn: Turn) -> None:
         """Redraw the clicked board in place."""
-        embed, view = board_embed(turn), board_view(turn.game)
-        if interaction.response.is_done():  # deferred
-            await interaction.edit_original_response(embed=embed, view=view)
-        else:
-            await interaction.response.edit_message(embed=embed, view=view)
+        await update(interaction, embed=board_embed(turn), view=board_view(turn.game))
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:

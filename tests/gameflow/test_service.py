@@ -10,17 +10,6 @@ from gameflow import GameError, GameService
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
 
 
-@pytest.fixture
-async def service(tmp_path):
-    store = await Store.open(tmp_path / "flow.sqlite3")
-    clock = [1_000_000.0]
-    svc = GameService(store, timeout_seconds=600, clock=lambda: clock[0])
-    svc.test_clock = clock
-    await svc.load()
-    yield svc
-    await store.close()
-
-
 async def reopen(service, tmp_path) -> GameService:
     """A new process on the same database file."""
     store = await Store.open(tmp_path / "flow.sqlite3")
