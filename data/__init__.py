@@ -8,7 +8,7 @@ from .errors import (
     StoreOpenError,
 )
 from .migrations import SCHEMA_VERSION
-from .store import RESULTS, RUNNING, ChannelBusyError, GameRecord, Record, Store
+from .store import RESULTS, RUNNING, ChannelBusyError, GameRecord, GuildSettings, Record, Store
 
 __all__ = [
     "RESULTS",
@@ -16,6 +16,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ChannelBusyError",
     "GameRecord",
+    "GuildSettings",
     "Record",
     "SchemaTooNewError",
     "StaleGameError",

@@ -40,6 +40,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX games_by_guild_player ON games (guild_id, player_id, result)",
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
+    (
+        # who ended a game by hand (a moderator's /ttt-admin end-game), if anyone did
+        "ALTER TABLE games ADD COLUMN ended_by INTEGER",
+        """
+    CREATE TABLE guild_settings (
+        guild_id        INTEGER PRIMARY KEY,
+        timeout_minutes INTEGER,  -- NULL: the bot's GAME_TIMEOUT_MINUTES
+        play_channels   TEXT      -- channel ids, space-separated; NULL: every channel
+    )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

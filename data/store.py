@@ -52,6 +52,15 @@ class GameRecord:
     message_id: int | None
     started_at: float
     updated_at: float
+    ended_by: int | None = None  # the moderator who ended it by hand
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's own settings; ``None`` means the default."""
+
+    timeout_minutes: int | None = None
+    play_channels: frozenset[int] | None = None  # None: games may start in any channel
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +76,7 @@ class Record:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id, "
-    "started_at, updated_at"
+    "started_at, updated_at, ended_by"
 )
 
 
@@ -83,6 +92,7 @@ def _game(row: Sequence) -> GameRecord:
         row[7],
         row[8],
         row[9],
+        row[10],
     )
 
 
@@ -268,6 +278,7 @@ class Store:
         facts: Iterable[tuple[str, str]] = (),
         *,
         now: float,
+        ended_by: int | None = None,
     ) -> None:
         """Store a game's end and what was learned from it, in one transaction.
 
@@ -278,9 +289,18 @@ class Store:
             raise ValueError(f"unknown result {result!r}")
         statements = [
             (
-                "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?"
-                " WHERE id = ? AND result = ? AND moves = ? RETURNING id",
-                (_moves_text(moves), result, now, now, game_id, RUNNING, _moves_text(before)),
+                "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?,"
+                " ended_by = ? WHERE id = ? AND result = ? AND moves = ? RETURNING id",
+                (
+                    _moves_text(moves),
+                    result,
+                    now,
+                    now,
+                    ended_by,
+                    game_id,
+                    RUNNING,
+                    _moves_text(before),
+                ),
             )
         ]
         statements += [
@@ -323,7 +343,51 @@ class Store:
             unfinished=counts.get("abandoned", 0),
         )
 
+    async def forget_player(self, guild_id: int, player_id: int) -> Record:
+        """Delete a player's finished games in a server; return what they counted for."""
+        forgotten = await self.record(guild_id, player_id)
+        await self._write(
+            [
+                (
+                    "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?",
+                    (guild_id, player_id, RUNNING),
+                )
+            ]
+        )
+        return forgotten
+
     # --- settings -----------------------------------------------------------------
+    async def guild_settings(self) -> dict[int, GuildSettings]:
+        """Every server's own settings (servers with none are left out)."""
+        rows = await run(
+            self._db, "SELECT guild_id, timeout_minutes, play_channels FROM guild_settings"
+        )
+        return {
+            guild_id: GuildSettings(
+                minutes,
+                None if channels is None else frozenset(int(c) for c in channels.split()),
+            )
+            for guild_id, minutes, channels in rows
+        }
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        channels = settings.play_channels
+        await self._write(
+            [
+                (
+                    "INSERT INTO guild_settings (guild_id, timeout_minutes, play_channels)"
+                    " VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                    " timeout_minutes = excluded.timeout_minutes,"
+                    " play_channels = excluded.play_channels",
+                    (
+                        guild_id,
+                        settings.timeout_minutes,
+                        None if channels is None else " ".join(map(str, sorted(channels))),
+                    ),
+                )
+            ]
+        )
+
     async def get_meta(self, key: str) -> str | None:
         rows = await run(self._db, "SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None

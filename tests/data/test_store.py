@@ -40,6 +40,27 @@ async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path, store):
     await again.close()
 
 
+async def test_a_database_of_every_earlier_version_is_upgraded_keeping_its_games(tmp_path):
+    from data.migrations import MIGRATIONS
+
+    for version in range(1, SCHEMA_VERSION):
+        path = tmp_path / f"v{version}.sqlite3"
+        with sqlite3.connect(path) as db:
+            for step in MIGRATIONS[:version]:
+                for sql in step:
+                    db.execute(sql)
+            db.execute(f"PRAGMA user_version = {version}")
+            db.execute(
+                "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves, result,"
+                " started_at, updated_at) VALUES (1, 2, 3, 'O', '4', 'running', 1, 1)"
+            )
+        store = await Store.open(path)
+        (game,) = await store.running_games()
+        assert (game.moves, game.ended_by) == ((4,), None)
+        await store.finish_game(game.id, 1, [4], [4], "abandoned", now=2.0, ended_by=9)
+        await store.close()
+
+
 async def test_a_database_from_a_newer_bot_is_refused_untouched(tmp_path):
     path = tmp_path / "future.sqlite3"
     with sqlite3.connect(path) as db:
