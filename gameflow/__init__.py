@@ -1,8 +1,11 @@
 """The game flow: a move, the bot's reply, learning and storing, in one place, without Discord."""
 
+from data import Record
+
 from .brain import Brain, BrainChange, BrainFigures, ImportPlan
 from .errors import GameError
 from .service import Game, GameService, Stats, Turn, cell_list
+from .settings import GuildSettings, ServerSettings, channel_list
 
 __all__ = [
     "Brain",
@@ -11,8 +14,12 @@ __all__ = [
     "Game",
     "GameError",
     "GameService",
+    "GuildSettings",
     "ImportPlan",
+    "Record",
+    "ServerSettings",
     "Stats",
     "Turn",
     "cell_list",
+    "channel_list",
 ]

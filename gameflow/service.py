@@ -20,6 +20,7 @@ from engine import Board, Lesson, Mark, Memory
 from .brain import Brain
 from .errors import GameError, busy_means_unchanged
 from .memories import ServerMemories
+from .settings import ServerSettings
 
 Clock = Callable[[], float]
 
@@ -45,6 +46,7 @@ class Game:
     result: str  # "running" or one of data.RESULTS
     message_id: int | None
     updated_at: float
+    ended_by: int | None = None  # the moderator who ended it by hand
 
     @property
     def board(self) -> Board:
@@ -74,6 +76,7 @@ class Game:
             record.result,
             record.message_id,
             record.updated_at,
+            record.ended_by,
         )
 
 
@@ -99,15 +102,22 @@ class Stats:
 class GameService:
     def __init__(self, store: Store, *, timeout_seconds: float, clock: Clock = time.time) -> None:
         self.store = store
-        self.timeout_seconds = timeout_seconds
         self.clock = clock
+        self.settings = ServerSettings(store, default_timeout_seconds=timeout_seconds)
         self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
         self._busy: set[int] = set()  # channels with a request in progress
         self.memories = ServerMemories(store)
         self.brain = Brain(store, self.memories, clock)
 
+    @property
+    def timeout_seconds(self) -> float:
+        """The idle timeout of a server that has not set its own."""
+        return self.settings.default_timeout_seconds
+
     async def load(self) -> list[Game]:
-        """Pick up every running game from the store (at start-up and after a restart)."""
+        """Pick up every running game and the servers' settings (at start-up and after a
+        restart)."""
+        await self.settings.load()
         self._games = {r.channel_id: Game.from_record(r) for r in await self.store.running_games()}
         return list(self._games.values())
 
@@ -162,6 +172,7 @@ class GameService:
     ) -> Turn:
         if (running := self._games.get(channel_id)) is not None:
             raise GameError(self._busy_channel_text(running, player_id))
+        self.settings.check_channel(guild_id, channel_id)
         with self._one_request(channel_id):
             memory = await self.memory(guild_id)
             bot_mark = Mark.X if bot_first else Mark.O
@@ -241,11 +252,36 @@ class GameService:
             game = self._own_game(channel_id, player_id)
             return await self._finish(game, game.moves, "resigned")
 
+    async def end_game(self, channel_id: int, moderator_id: int) -> Turn:
+        """A moderator ends a stuck game: abandoned, nothing learned, their name on it."""
+        if channel_id not in self._games:
+            raise GameError(f"No game is running in <#{channel_id}>, so there is nothing to end.")
+        with self._one_request(channel_id):
+            game = self._games.get(channel_id)
+            if game is None:
+                raise GameError(f"That game in <#{channel_id}> has just ended by itself.")
+            return await self._finish(game, game.moves, "abandoned", ended_by=moderator_id)
+
+    async def forget_player(self, guild_id: int, player_id: int) -> Record:
+        """Delete a player's games and records in this server; the lessons stay, unnamed."""
+        running = [
+            g for g in self._games.values() if g.guild_id == guild_id and g.player_id == player_id
+        ]
+        if running:
+            raise GameError(
+                f"You have a game running in <#{running[0].channel_id}>. Finish it or "
+                "`/ttt resign` first, then ask again. Nothing was deleted."
+            )
+        with busy_means_unchanged():
+            return await self.store.forget_player(guild_id, player_id)
+
     async def expire_idle(self) -> list[Turn]:
-        """End as abandoned every game left without a move for the timeout. Nothing is learned."""
-        deadline = self.clock() - self.timeout_seconds
+        """End as abandoned every game left without a move for its server's timeout.
+        Nothing is learned."""
+        now = self.clock()
         expired = []
         for channel_id, game in list(self._games.items()):
+            deadline = now - self.settings.timeout_seconds(game.guild_id)
             if game.updated_at > deadline or channel_id in self._busy:
                 continue  # a busy channel is being played in right now: not idle
             with self._one_request(channel_id):
@@ -263,6 +299,10 @@ class GameService:
         current = self._games.get(game.channel_id)
         if current is not None and current.id == game.id:
             self._games[game.channel_id] = replace(current, message_id=message_id)
+
+    async def record(self, guild_id: int, player_id: int | None = None) -> Record:
+        """How this server's (or one player's) finished games against the bot went."""
+        return await self.store.record(guild_id, player_id)
 
     async def stats(self, guild_id: int, player_id: int) -> Stats:
         memory = await self.memory(guild_id)
@@ -300,7 +340,13 @@ class GameService:
         return "bot_won" if board.winner is game.bot_mark else "player_won"
 
     async def _finish(
-        self, game: Game, moves: tuple[int, ...], result: str, bot_cell: int | None = None
+        self,
+        game: Game,
+        moves: tuple[int, ...],
+        result: str,
+        bot_cell: int | None = None,
+        *,
+        ended_by: int | None = None,
     ) -> Turn:
         lessons: tuple[Lesson, ...] = ()
         # A reset or an import must not interleave with learning and storing; the memory
@@ -312,11 +358,18 @@ class GameService:
             now = self.clock()
             async with self._storing(game.channel_id):
                 await self.store.finish_game(
-                    game.id, game.guild_id, game.moves, moves, result, facts, now=now
+                    game.id,
+                    game.guild_id,
+                    game.moves,
+                    moves,
+                    result,
+                    facts,
+                    now=now,
+                    ended_by=ended_by,
                 )
         self._games.pop(game.channel_id, None)
         return Turn(
-            replace(game, moves=moves, result=result, updated_at=now),
+            replace(game, moves=moves, result=result, updated_at=now, ended_by=ended_by),
             bot_cell,
             lessons,
             len(memory),
