@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import json
 import logging
-import re
-from dataclasses import dataclass
 from typing import Literal
 
 import discord
@@ -18,82 +14,12 @@ from discord.ext import commands
 from gameflow import GameService, ImportPlan
 from gameflow.brain import MAX_IMPORT_BYTES
 
-from .render import brain_change_text, memory_file_name, plural
+from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
+from .render import brain_change_text, memory_file_name, plural, settings_embed
 from .replies import answer, in_time, refuse, update
+from .ttt import TicTacToe
 
 log = logging.getLogger(__name__)
-
-NEEDS_MANAGE_SERVER = "You need the **Manage Server** permission to do that."
-QUESTION_SECONDS = 60
-
-
-def now() -> float:
-    return discord.utils.utcnow().timestamp()  # the clock discord.py (and tests) use
-
-
-@dataclass(frozen=True)
-class Question:
-    """A yes-or-no question to an admin before something that cannot be undone."""
-
-    yes_label: str
-    cancelled: str
-    expired: str
-
-
-QUESTIONS = {
-    "reset": Question(
-        "Forget everything", "Cancelled: I forgot nothing.", "No answer in time: I forgot nothing."
-    ),
-    "import": Question(
-        "Import", "Cancelled: nothing was imported.", "No answer in time: nothing was imported."
-    ),
-}
-
-
-class AnswerButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ttt-(?P<kind>reset|import):(?P<answer>yes|no):(?P<admin>[0-9]+)"
-    r":(?P<until>[0-9]+):(?P<q>[0-9]+)",
-):
-    """An answer to an admin's question. Everything it needs is in its custom id (which
-    question, who may answer, until when), so it still answers after a restart."""
-
-    def __init__(self, kind: str, answer: str, admin_id: int, until: int, question_id: int) -> None:
-        yes = answer == "yes"
-        super().__init__(
-            discord.ui.Button(
-                custom_id=f"ttt-{kind}:{answer}:{admin_id}:{until}:{question_id}",
-                label=QUESTIONS[kind].yes_label if yes else "Cancel",
-                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
-            )
-        )
-        self.kind, self.answer, self.admin_id = kind, answer, admin_id
-        self.until, self.question_id = until, question_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> AnswerButton:
-        return cls(
-            match["kind"],
-            match["answer"],
-            int(match["admin"]),
-            int(match["until"]),
-            int(match["q"]),
-        )
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id != self.admin_id:
-            await refuse(interaction, "Only the admin who asked can answer this.")
-            return False
-        if not interaction.permissions.manage_guild:  # it may have been taken away since
-            await refuse(interaction, NEEDS_MANAGE_SERVER)
-            return False
-        return True
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        admin: Admin = interaction.client.get_cog("Admin")
-        await admin.on_answer(interaction, self)
 
 
 async def manager(interaction: discord.Interaction) -> bool:
@@ -118,18 +44,14 @@ class Admin(
     def __init__(self, bot: commands.Bot, service: GameService) -> None:
         self.bot = bot
         self.service = service
-        self._expiries: dict[int, asyncio.Task] = {}  # open questions, by question id
-        self._imports: dict[int, ImportPlan] = {}  # imports waiting for their answer
+        self.questions = Questions()
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(AnswerButton)
 
     async def cog_unload(self) -> None:
-        # The bot is closing: pending expiry edits would find the HTTP session gone.
-        for task in self._expiries.values():
-            task.cancel()
-        self._expiries.clear()
+        self.questions.close()
         self.bot.remove_dynamic_items(AnswerButton)
 
     # --- commands -----------------------------------------------------------------
@@ -138,7 +60,7 @@ class Admin(
         if not await manager(interaction):
             return
         memory = await self.service.memory(interaction.guild_id)
-        await self._ask(
+        await self.questions.ask(
             interaction,
             "reset",
             f"Forget all {plural(len(memory), 'lesson')} I learned in this server? I will play "
@@ -199,43 +121,89 @@ class Admin(
             else f"replace my {plural(plan.before.lessons, 'lesson')} with its "
             f"**{plural(len(plan.document), 'lesson')}**"
         )
-        self._imports[interaction.id] = plan
-        await self._ask(
+        await self.questions.ask(
             interaction,
             "import",
             f"Import **{file.filename}**? It would {what}. Every lesson in it is proven.\n"
             f"{brain_change_text(plan.before, plan.after)}",
+            keep=plan,
         )
 
-    # --- questions ------------------------------------------------------------------
-    async def _ask(self, interaction: discord.Interaction, kind: str, text: str) -> None:
-        until = int(now()) + QUESTION_SECONDS
-        view = discord.ui.View(timeout=None)
-        for reply in ("yes", "no"):
-            view.add_item(AnswerButton(kind, reply, interaction.user.id, until, interaction.id))
-        await answer(interaction, private=True, content=text, view=view)
-        self._expiries[interaction.id] = asyncio.create_task(self._expire(interaction, kind))
+    @app_commands.command(description="See or change how I play in this server")
+    @app_commands.describe(
+        timeout="Minutes a game may sit without a move before it is abandoned (1 to 1440)",
+        allow_channel="Let games start in this channel; once one is allowed, only those may",
+        disallow_channel="Stop new games from starting in this channel",
+        every_channel="True lets games start in every channel again",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        timeout: app_commands.Range[int, 1, 1440] | None = None,
+        allow_channel: discord.TextChannel | discord.Thread | None = None,
+        disallow_channel: discord.TextChannel | discord.Thread | None = None,
+        every_channel: bool = False,
+    ) -> None:
+        if not await manager(interaction):
+            return
+        settings = await in_time(
+            interaction,
+            self.service.settings.change(
+                interaction.guild_id,
+                timeout_minutes=timeout,
+                allow_channel=allow_channel.id if allow_channel else None,
+                disallow_channel=disallow_channel.id if disallow_channel else None,
+                every_channel=every_channel,
+            ),
+            private=True,
+        )
+        if settings is not None:
+            changed = timeout is not None or allow_channel or disallow_channel or every_channel
+            await answer(
+                interaction,
+                private=True,
+                content="✅ Saved." if changed else None,
+                embed=settings_embed(
+                    settings,
+                    self.service.settings.timeout_seconds(interaction.guild_id),
+                    interaction.guild.name,
+                ),
+            )
 
-    async def _expire(self, question: discord.Interaction, kind: str) -> None:
-        """Show the question as expired when its time is up (while this process lives;
-        after a restart, a late click is told instead)."""
-        await asyncio.sleep(QUESTION_SECONDS)
-        self._expiries.pop(question.id, None)
-        self._imports.pop(question.id, None)
-        with contextlib.suppress(discord.HTTPException):  # dismissed by the admin: fine
-            await question.edit_original_response(content=QUESTIONS[kind].expired, view=None)
+    @app_commands.command(name="end-game", description="End a stuck game; nothing is learned")
+    @app_commands.describe(channel="The game's channel (this one if left out)")
+    async def end_game(
+        self,
+        interaction: discord.Interaction,
+        channel: discord.TextChannel | discord.Thread | None = None,
+    ) -> None:
+        if not await manager(interaction):
+            return
+        channel_id = channel.id if channel else interaction.channel_id
+        turn = await in_time(
+            interaction, self.service.end_game(channel_id, interaction.user.id), private=True
+        )
+        if turn is None:
+            return
+        await answer(
+            interaction,
+            private=True,
+            content=f"🛑 Ended <@{turn.game.player_id}>'s game in <#{channel_id}>.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        games: TicTacToe = self.bot.get_cog("TicTacToe")
+        await games.retire(
+            turn,
+            f"🛑 <@{interaction.user.id}> ended <@{turn.game.player_id}>'s game. Nothing was "
+            "learned from it. `/ttt play` starts a new one.",
+        )
 
+    # --- answers ------------------------------------------------------------------
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
-        expiry = self._expiries.pop(button.question_id, None)
-        if expiry is not None:
-            expiry.cancel()
-        plan = self._imports.pop(button.question_id, None)
-        question = QUESTIONS[button.kind]
-        if now() > button.until:
-            await update(interaction, content=question.expired, view=None)
-        elif button.answer == "no":
-            await update(interaction, content=question.cancelled, view=None)
-        elif button.kind == "reset":
+        go, plan = await self.questions.settle(interaction, button)
+        if not go:
+            return
+        if button.kind == "reset":
             await self._reset(interaction)
         elif plan is None:
             await update(

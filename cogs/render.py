@@ -9,7 +9,7 @@ import discord
 
 from engine import LOSS, WIN, Board, Lesson, Mark
 from engine.rules import LINES
-from gameflow import BrainFigures, Game, Stats, Turn
+from gameflow import BrainFigures, Game, GuildSettings, Record, Stats, Turn, channel_list
 
 MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
 KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
@@ -92,7 +92,11 @@ def status_text(game: Game, turn: Turn | None = None) -> str:
         "bot_won": f"I win! Better luck next time, {player}.",
         "draw": "It's a draw.",
         "resigned": f"{player} resigned. I win.",
-        "abandoned": "⌛ Abandoned: no move for a while. Nothing was learned from it.",
+        "abandoned": (
+            f"🛑 Ended by <@{game.ended_by}>, a moderator. Nothing was learned from it."
+            if game.ended_by
+            else "⌛ Abandoned: no move for a while. Nothing was learned from it."
+        ),
     }[game.result]
 
 
@@ -174,25 +178,34 @@ def board_view(game: Game, *, frozen: bool = False) -> discord.ui.View:
     return view
 
 
-def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> discord.Embed:
-    def record_text(record) -> str:
-        text = (
-            f"**{record.games}** games: I won **{record.bot_wins}**, "
-            f"lost **{record.bot_losses}**, drew **{record.draws}**"
-        )
-        if record.unfinished:
-            text += f" ({record.unfinished} abandoned)"
-        return text
+def record_text(record: Record) -> str:
+    """How games against the bot went, from its side: "I won 2, lost 1, drew 0"."""
+    text = f"I won {record.bot_wins}, lost {record.bot_losses}, drew {record.draws}"
+    if record.unfinished:
+        text += f"; {record.unfinished} abandoned"
+    return text
 
+
+def games_text(record: Record) -> str:
+    return f"**{plural(record.games, 'game')}**: {record_text(record)}"
+
+
+def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> discord.Embed:
     def beatable(v) -> str:
         if not v.beatable:
             return "✅ unbeatable"
         return f"still beatable ({v.losing_lines} winning line{'s' * (v.losing_lines != 1)})"
 
     embed = discord.Embed(title=f"Tic-tac-toe in {guild_name}", colour=NEUTRAL)
-    embed.add_field(name="This server", value=record_text(stats.server), inline=False)
     embed.add_field(
-        name=f"You ({player.display_name})", value=record_text(stats.player), inline=False
+        name="This server",
+        value=games_text(stats.server),
+        inline=False,
+    )
+    embed.add_field(
+        name=f"You ({player.display_name})",
+        value=games_text(stats.player),
+        inline=False,
     )
     embed.add_field(name="Lessons learned", value=str(stats.facts), inline=True)
     embed.add_field(name="Playing ❌ (first)", value=beatable(stats.beatable_as_x), inline=True)
@@ -233,3 +246,24 @@ def memory_file_name(guild_name: str, day: datetime.date) -> str:
     """``ttt-memory-<server>-<date>.json``, with the server's name made safe for a file."""
     slug = re.sub(r"[^a-z0-9]+", "-", guild_name.lower()).strip("-")[:40] or "server"
     return f"ttt-memory-{slug}-{day.isoformat()}.json"
+
+
+def settings_embed(
+    settings: GuildSettings, timeout_seconds: float, guild_name: str
+) -> discord.Embed:
+    embed = discord.Embed(title=f"Tic-tac-toe settings in {guild_name}", colour=NEUTRAL)
+    timeout = duration_text(timeout_seconds)
+    if settings.timeout_minutes is None:
+        timeout += " (the bot's default)"
+    embed.add_field(name="A game without a move is abandoned after", value=timeout, inline=False)
+    channels = settings.play_channels
+    embed.add_field(
+        name="Games may start in",
+        value="every channel" if channels is None else channel_list(channels),
+        inline=False,
+    )
+    embed.set_footer(
+        text="Change them with the options of /ttt-admin settings: timeout, allow_channel, "
+        "disallow_channel, every_channel."
+    )
+    return embed

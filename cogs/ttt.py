@@ -11,7 +11,17 @@ from discord.ext import commands, tasks
 
 from gameflow import GameService, Turn
 
-from .render import CELL_NAMES, CellButton, board_embed, board_view, duration_text, stats_embed
+from .questions import AnswerButton, Questions
+from .render import (
+    CELL_NAMES,
+    CellButton,
+    board_embed,
+    board_view,
+    duration_text,
+    plural,
+    record_text,
+    stats_embed,
+)
 from .replies import in_time, refuse, show, update
 
 log = logging.getLogger(__name__)
@@ -27,15 +37,17 @@ class TicTacToe(
         self.bot = bot
         self.service = service
         self.sweep.change_interval(seconds=sweep_seconds)
+        self.questions = Questions()
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CellButton)
+        self.bot.add_dynamic_items(CellButton, AnswerButton)
         self.sweep.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
-        self.bot.remove_dynamic_items(CellButton)
+        self.questions.close()
+        self.bot.remove_dynamic_items(CellButton, AnswerButton)
 
     async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Answer with a fresh board message, and retire the one it replaces."""
@@ -133,6 +145,41 @@ class TicTacToe(
             embed=stats_embed(stats, interaction.user, interaction.guild.name)
         )
 
+    @app_commands.command(
+        name="forget-me", description="Delete your games and records in this server"
+    )
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        record = await self.service.record(interaction.guild_id, interaction.user.id)
+        if not record.games:
+            await refuse(
+                interaction, "I hold no finished games of yours in this server: nothing to delete."
+            )
+            return
+        await self.questions.ask(
+            interaction,
+            "forget",
+            f"Delete your {plural(record.games, 'finished game')} in this server "
+            f"({record_text(record)})? Your records go with them. "
+            "What I learned from those games stays, but no longer names you. "
+            "This cannot be undone.",
+        )
+
+    async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
+        go, _ = await self.questions.settle(interaction, button)
+        if not go:
+            return
+        forgotten = await in_time(
+            interaction, self.service.forget_player(interaction.guild_id, interaction.user.id)
+        )
+        if forgotten is not None:
+            await update(
+                interaction,
+                content=f"🗑️ Deleted your {plural(forgotten.games, 'finished game')} in this "
+                f"server ({record_text(forgotten)}), and your records with them. What I "
+                "learned from them stays, without your name.",
+                view=None,
+            )
+
     # --- buttons and the clock -------------------------------------------------------
     async def on_cell_click(
         self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
@@ -155,20 +202,25 @@ class TicTacToe(
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
-        """End games left without a move for the timeout, and tell their channels."""
+        """End games left without a move for their server's timeout, and tell the channels."""
         for turn in await self.service.expire_idle():
-            game = turn.game
-            idle = duration_text(self.service.timeout_seconds)
-            channel = self.bot.get_partial_messageable(game.channel_id)
-            await self._freeze(turn, game.message_id, redraw=True)
-            try:
-                await channel.send(
-                    f"⌛ <@{game.player_id}>'s game was abandoned after {idle} "
-                    "without a move. Nothing was learned from it. `/ttt play` starts a new one.",
-                    allowed_mentions=discord.AllowedMentions(users=False),
-                )
-            except discord.HTTPException as error:
-                log.warning("could not announce abandoned game %s: %s", game.id, error)
+            idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id))
+            await self.retire(
+                turn,
+                f"⌛ <@{turn.game.player_id}>'s game was abandoned after {idle} without a "
+                "move. Nothing was learned from it. `/ttt play` starts a new one.",
+            )
+
+    async def retire(self, turn: Turn, notice: str) -> None:
+        """Redraw the board of a game that ended outside its channel's requests, and say so
+        in the channel (without pinging anyone)."""
+        game = turn.game
+        await self._freeze(turn, game.message_id, redraw=True)
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("could not announce the end of game %s: %s", game.id, error)
 
     @sweep.before_loop
     async def _wait_until_ready(self) -> None:

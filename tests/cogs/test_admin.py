@@ -71,7 +71,7 @@ async def test_confirmed_reset_wipes_this_servers_memory_and_nothing_else(world)
     assert await lessons(w, w.alice) == 0
     stats = await w.alice.slash(w.channel, "ttt stats")
     history = next(f.value for f in stats.response.embeds[0].fields if f.name == "This server")
-    assert "**1** games" in history  # game history is kept
+    assert "**1 game**" in history  # game history is kept
     result = await w.alice.slash(w.channel, "ttt move", cell=5)
     assert not result.ephemeral  # and so is the running game
     after = await carol.slash(other_channel, "ttt stats")

@@ -119,7 +119,7 @@ async def test_resign_ends_the_game_as_a_bot_win(world):
     assert "resigned" in result.response.embeds[0].description
     stats = await w.alice.slash(w.channel, "ttt stats")
     server = next(f for f in stats.response.embeds[0].fields if f.name == "This server")
-    assert "**1** games: I won **1**, lost **0**, drew **0**" in server.value
+    assert "**1 game**: I won 1, lost 0, drew 0" in server.value
 
 
 async def test_stats_show_records_lessons_and_whether_the_bot_can_be_beaten(world):
@@ -128,8 +128,8 @@ async def test_stats_show_records_lessons_and_whether_the_bot_can_be_beaten(worl
     await play_line(w, w.bob, [4, 5, 7])  # bob loses
     result = await w.alice.slash(w.channel, "ttt stats")
     fields = {f.name: f.value for f in result.response.embeds[0].fields}
-    assert "**2** games: I won **1**, lost **1**" in fields["This server"]
-    assert "**1** games: I won **0**, lost **1**" in fields["You (alice)"]
+    assert "**2 games**: I won 1, lost 1" in fields["This server"]
+    assert "**1 game**: I won 0, lost 1" in fields["You (alice)"]
     assert int(fields["Lessons learned"]) > 0
     assert "still beatable" in fields["Playing ❌ (first)"]
     assert "still beatable" in fields["Playing ⭕ (second)"]

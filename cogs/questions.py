@@ -1,0 +1,160 @@
+"""Yes-or-no questions before something that cannot be undone (reset, import, forget-me).
+
+The buttons carry everything they need in their custom id (which question, who may
+answer, until when), so a question still answers after a restart: in time it does what
+was asked, or says why it can't; too late, it says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from .replies import answer, refuse, update
+
+QUESTION_SECONDS = 60
+NEEDS_MANAGE_SERVER = "You need the **Manage Server** permission to do that."
+
+
+def now() -> float:
+    return discord.utils.utcnow().timestamp()  # the clock discord.py (and tests) use
+
+
+@dataclass(frozen=True)
+class Question:
+    cog: str  # the cog whose on_answer handles it
+    yes_label: str
+    cancelled: str
+    expired: str
+    for_managers: bool = True  # the answer is checked for Manage Server again
+
+
+QUESTIONS = {
+    "reset": Question(
+        "Admin",
+        "Forget everything",
+        "Cancelled: I forgot nothing.",
+        "No answer in time: I forgot nothing.",
+    ),
+    "import": Question(
+        "Admin",
+        "Import",
+        "Cancelled: nothing was imported.",
+        "No answer in time: nothing was imported.",
+    ),
+    "forget": Question(
+        "TicTacToe",
+        "Delete my games",
+        "Cancelled: nothing was deleted.",
+        "No answer in time: nothing was deleted.",
+        for_managers=False,
+    ),
+}
+
+
+class AnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ttt-(?P<kind>reset|import|forget):(?P<answer>yes|no):(?P<asker>[0-9]+)"
+    r":(?P<until>[0-9]+):(?P<q>[0-9]+)",
+):
+    def __init__(self, kind: str, answer: str, asker_id: int, until: int, question_id: int) -> None:
+        yes = answer == "yes"
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}",
+                label=QUESTIONS[kind].yes_label if yes else "Cancel",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+            )
+        )
+        self.kind, self.answer, self.asker_id = kind, answer, asker_id
+        self.until, self.question_id = until, question_id
+
+    @property
+    def question(self) -> Question:
+        return QUESTIONS[self.kind]
+
+    @property
+    def expired(self) -> bool:
+        return now() > self.until
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AnswerButton:
+        return cls(
+            match["kind"],
+            match["answer"],
+            int(match["asker"]),
+            int(match["until"]),
+            int(match["q"]),
+        )
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.asker_id:
+            await refuse(interaction, "Only the person who asked can answer this.")
+            return False
+        if self.question.for_managers and not interaction.permissions.manage_guild:
+            await refuse(interaction, NEEDS_MANAGE_SERVER)  # it may have been taken away since
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog(self.question.cog).on_answer(interaction, self)
+
+
+class Questions:
+    """A cog's open questions: their expiry, and anything kept until they are answered."""
+
+    def __init__(self) -> None:
+        self._expiries: dict[int, asyncio.Task] = {}
+        self._kept: dict[int, Any] = {}
+
+    async def ask(
+        self, interaction: discord.Interaction, kind: str, text: str, *, keep: Any = None
+    ) -> None:
+        """Ask privately, with the two buttons; ``keep`` is handed back on the answer."""
+        until = int(now()) + QUESTION_SECONDS
+        view = discord.ui.View(timeout=None)
+        for reply in ("yes", "no"):
+            view.add_item(AnswerButton(kind, reply, interaction.user.id, until, interaction.id))
+        if keep is not None:
+            self._kept[interaction.id] = keep
+        await answer(interaction, private=True, content=text, view=view)
+        self._expiries[interaction.id] = asyncio.create_task(self._expire(interaction, kind))
+
+    async def settle(
+        self, interaction: discord.Interaction, button: AnswerButton
+    ) -> tuple[bool, Any]:
+        """Close the question: whether to go ahead, and what was kept for it (``None``
+        after a restart). An expired or cancelled question is answered here."""
+        expiry = self._expiries.pop(button.question_id, None)
+        if expiry is not None:
+            expiry.cancel()
+        kept = self._kept.pop(button.question_id, None)
+        if button.expired:
+            await update(interaction, content=button.question.expired, view=None)
+            return False, None
+        if button.answer == "no":
+            await update(interaction, content=button.question.cancelled, view=None)
+            return False, None
+        return True, kept
+
+    def close(self) -> None:
+        # The bot is closing: pending expiry edits would find the HTTP session gone.
+        for task in self._expiries.values():
+            task.cancel()
+        self._expiries.clear()
+
+    async def _expire(self, question: discord.Interaction, kind: str) -> None:
+        """Show the question as expired when its time is up (while this process lives;
+        after a restart, a late click is told instead)."""
+        await asyncio.sleep(QUESTION_SECONDS)
+        self._expiries.pop(question.id, None)
+        self._kept.pop(question.id, None)
+        with contextlib.suppress(discord.HTTPException):  # dismissed by the asker: fine
+            await question.edit_original_response(content=QUESTIONS[kind].expired, view=None)

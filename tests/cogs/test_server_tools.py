@@ -1,0 +1,149 @@
+"""/ttt-admin settings and end-game, and /ttt forget-me, through the real bot."""
+
+import pytest
+import simcord
+
+from tests.cogs.conftest import board_of, message_by_id
+from tests.cogs.test_admin import lessons
+from tests.cogs.test_games import play_line
+
+
+def fields_of(result) -> dict[str, str]:
+    return {f.name: f.value for f in result.response.embeds[0].fields}
+
+
+async def settings(w, **options):
+    result = await w.admin.slash(w.channel, "ttt-admin settings", **options)
+    assert result.ephemeral
+    return result
+
+
+# --- settings -------------------------------------------------------------------------
+async def test_settings_show_the_defaults(world):
+    shown = fields_of(await settings(world))
+    assert shown["A game without a move is abandoned after"] == "10 minutes (the bot's default)"
+    assert shown["Games may start in"] == "every channel"
+
+
+async def test_a_servers_timeout_applies_to_its_games_only_and_survives_a_restart(world, new_bot):
+    w = world
+    result = await settings(w, timeout=1)
+    assert result.response.content == "✅ Saved."
+    assert fields_of(result)["A game without a move is abandoned after"] == "1 minute"
+    await w.env.restart_bot(new_bot())
+    other = w.env.create_guild("Elsewhere")
+    other_channel = other.create_text_channel("games")
+    carol = other.add_member(w.env.create_user("carol"))
+    await w.alice.slash(w.channel, "ttt play")
+    await carol.slash(other_channel, "ttt play")
+    await w.env.advance_time(2 * 60)
+    notice = w.channel.last_message.content
+    assert "abandoned after 1 minute without a move" in notice
+    assert w.env.bot.service.running_game(w.channel.id) is None
+    assert w.env.bot.service.running_game(other_channel.id) is not None  # 10 minutes there
+
+
+@pytest.mark.parametrize("minutes", [0, 1441])
+async def test_discord_refuses_a_timeout_out_of_range_before_the_bot_sees_it(world, minutes):
+    with pytest.raises(simcord.OptionError, match="must be"):
+        await world.admin.slash(world.channel, "ttt-admin settings", timeout=minutes)
+
+
+async def test_games_start_only_in_the_allowed_channels(world):
+    w = world
+    lounge = w.guild.create_text_channel("lounge")
+    result = await settings(w, allow_channel=lounge)
+    assert fields_of(result)["Games may start in"] == f"<#{lounge.id}>"
+    refused = await w.alice.slash(w.channel, "ttt play")
+    assert refused.ephemeral and f"Play in <#{lounge.id}>" in refused.response.content
+    assert not (await w.alice.slash(lounge, "ttt play")).ephemeral
+    last = await settings(w, disallow_channel=lounge)
+    assert last.ephemeral and "the only channel" in last.response.content
+    assert not last.response.embeds  # refused: nothing to show as saved
+    await settings(w, every_channel=True)
+    assert not (await w.alice.slash(w.channel, "ttt play")).ephemeral
+
+
+async def test_contradictory_settings_change_nothing(world):
+    w = world
+    result = await settings(w, timeout=5, every_channel=True, allow_channel=w.channel)
+    assert (
+        "not both" in result.response.content and "Nothing was changed" in result.response.content
+    )
+    shown = fields_of(await settings(w))
+    assert shown["A game without a move is abandoned after"] == "10 minutes (the bot's default)"
+
+
+async def test_settings_are_refused_to_members_even_if_regranted(world):
+    w = world
+    root = next(
+        c
+        for c in w.env.backend.visible_commands(user_id=w.admin.id, channel_id=w.channel.id)
+        if c["name"] == "ttt-admin"
+    )
+    w.guild.set_command_permissions(int(root["id"]), {w.alice: True})
+    for command, options in (("ttt-admin settings", {"timeout": 1}), ("ttt-admin end-game", {})):
+        result = await w.alice.slash(w.channel, command, **options)
+        assert result.ephemeral and "Manage Server" in result.response.content
+    assert "10 minutes" in fields_of(await settings(w))["A game without a move is abandoned after"]
+
+
+# --- end-game -------------------------------------------------------------------------
+async def test_a_moderator_ends_a_stuck_game_and_the_board_and_channel_say_who(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])  # one lesson set, then a new game that gets stuck
+    before = await lessons(w, w.alice)
+    started = await w.alice.slash(w.channel, "ttt play")
+    await w.alice.slash(w.channel, "ttt move", cell=5)
+    board = w.channel.last_message
+    ended = await w.admin.slash(w.channel, "ttt-admin end-game")
+    assert ended.ephemeral and f"Ended <@{w.alice.id}>'s game" in ended.response.content
+    notice = w.channel.last_message.content
+    assert f"<@{w.admin.id}> ended <@{w.alice.id}>'s game" in notice
+    redrawn = message_by_id(w.channel, board.id)
+    assert f"Ended by <@{w.admin.id}>" in redrawn.embeds[0].description
+    assert board_of(redrawn) == board_of(board)  # the position it showed
+    assert started.response.message.id != board.id
+    gone = await w.alice.slash(w.channel, "ttt move", cell=1)
+    assert gone.ephemeral and "No game is running" in gone.response.content
+    assert await lessons(w, w.alice) == before  # nothing learned
+
+
+async def test_end_game_names_another_channel_and_refuses_an_empty_one(world):
+    w = world
+    lounge = w.guild.create_text_channel("lounge")
+    await w.bob.slash(lounge, "ttt play")
+    nothing = await w.admin.slash(w.channel, "ttt-admin end-game")
+    assert nothing.ephemeral and "nothing to end" in nothing.response.content
+    ended = await w.admin.slash(w.channel, "ttt-admin end-game", channel=lounge)
+    assert f"in <#{lounge.id}>" in ended.response.content
+    assert w.env.bot.service.running_game(lounge.id) is None
+
+
+# --- forget-me ------------------------------------------------------------------------
+async def test_forget_me_deletes_the_callers_games_after_asking_and_keeps_the_lessons(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    await play_line(w, w.bob, [2, 5, 8], first="bot")
+    learned = await lessons(w, w.alice)
+    question = await w.alice.slash(w.channel, "ttt forget-me")
+    assert question.ephemeral and "Delete your 1 finished game" in question.response.content
+    done = await w.alice.click(question.response.message, label="Delete my games")
+    assert "Deleted your 1 finished game" in done.response.content
+    stats = fields_of(await w.alice.slash(w.channel, "ttt stats"))
+    assert stats["You (alice)"].startswith("**0 games**")
+    assert stats["This server"].startswith("**1 game**")  # bob's stays
+    assert await lessons(w, w.alice) == learned
+
+
+async def test_forget_me_refuses_with_a_running_game_or_no_games(world):
+    w = world
+    nothing = await w.alice.slash(w.channel, "ttt forget-me")
+    assert nothing.ephemeral and "nothing to delete" in nothing.response.content
+    await play_line(w, w.alice, [1, 4, 7])
+    await w.alice.slash(w.channel, "ttt play")
+    question = await w.alice.slash(w.channel, "ttt forget-me")
+    refused = await w.alice.click(question.response.message, label="Delete my games")
+    assert "Finish it or `/ttt resign` first" in refused.response.content
+    stats = fields_of(await w.alice.slash(w.channel, "ttt stats"))
+    assert stats["You (alice)"].startswith("**1 game**")
