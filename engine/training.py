@@ -5,6 +5,9 @@ Opponents:
 * ``"random"``: seed 001's "artificially stupid" player, uniform over free cells;
 * ``"self"``: the bot against itself through the same memory, each move random with
   probability ``explore`` so that a deterministic policy does not replay one game forever;
+* ``"teacher"``: plays, whenever one exists, a line that beats the bot's current policy
+  (the lowest such cell), and a random move otherwise. It chooses only its own moves;
+  the bot still plays from its memory alone;
 * any callable taking a :class:`Board` and returning a cell 0..8.
 """
 
@@ -16,12 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from .analysis import _line_counter
 from .board import Board
 from .memory import Memory, learn_path
 from .policy import choose_code
 from .rules import EMPTIES, POW3, WINNER, Mark
 
-Opponent = Literal["random", "self"] | Callable[[Board], int]
+Opponent = Literal["random", "self", "teacher"] | Callable[[Board], int]
 Role = Mark | Literal["both"]
 Progress = Callable[[int, int], object]  # (games done, games in all)
 
@@ -71,6 +75,9 @@ def train(
         def opponent_move(code: int) -> int:
             return random_move(code) if rand() < explore else choose_code(facts, code)
 
+    elif opponent == "teacher":
+        opponent_move = _teacher(facts, random_move)
+
     elif callable(opponent):
 
         def opponent_move(code: int) -> int:
@@ -80,7 +87,9 @@ def train(
             return cell
 
     else:
-        raise ValueError(f"opponent must be 'random', 'self' or a callable, got {opponent!r}")
+        raise ValueError(
+            f"opponent must be 'random', 'self', 'teacher' or a callable, got {opponent!r}"
+        )
 
     bot_move = opponent_move if opponent == "self" else (lambda code: choose_code(facts, code))
     every = progress_every or max(1, games // 100)
@@ -114,3 +123,33 @@ def train(
         len(facts) - before,
         time.perf_counter() - started,
     )
+
+
+def _teacher(facts: dict, fallback: Callable[[int], int]) -> Callable[[int], int]:
+    """The worst-case opponent: a winning line against the bot's current policy if any.
+
+    The search is memoised per position and kept while the memory is unchanged (facts are
+    only ever added, so their count is a version); once the bot is unbeatable, each move
+    costs a lookup.
+    """
+    counters: dict[Mark, Callable[[int], int]] = {}
+    version = [-1]
+
+    def policy(code: int) -> int:
+        return choose_code(facts, code)
+
+    def move(code: int) -> int:
+        bot = Mark(3 - (1 if len(EMPTIES[code]) % 2 else 2))  # the side not to move
+        if version[0] != len(facts):
+            counters.clear()
+            version[0] = len(facts)
+        lines = counters.get(bot)
+        if lines is None:
+            lines = counters[bot] = _line_counter(policy, bot)
+        me = 3 - int(bot)
+        for cell in EMPTIES[code]:
+            if lines(code + me * POW3[cell]):
+                return cell
+        return fallback(code)
+
+    return move

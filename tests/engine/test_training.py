@@ -62,3 +62,19 @@ def test_board_passed_to_a_callable_opponent_is_the_live_position():
 
     engine.train(Memory(), 1, role=Mark.O, opponent=opponent)
     assert seen[0] == "........."
+
+
+def test_the_teacher_makes_the_bot_unbeatable_in_few_games_and_teaches_only_truths():
+    memory = Memory()
+    report = engine.train(memory, 1000, opponent="teacher", seed=3)
+    assert report.losses > 0  # it did find lines that beat the bot
+    assert not engine.analyse(memory, Mark.X).beatable
+    assert not engine.analyse(memory, Mark.O).beatable
+    assert_sound(memory)
+
+
+def test_the_teacher_wins_every_game_it_can_against_a_fresh_bot():
+    # The naive bot (first free cell) loses to the teacher as X and as O alike at first.
+    first_x = engine.train(Memory(), 1, opponent="teacher", role=Mark.X, seed=1)
+    first_o = engine.train(Memory(), 1, opponent="teacher", role=Mark.O, seed=1)
+    assert first_x.losses == first_o.losses == 1
