@@ -8,7 +8,16 @@ from .errors import (
     StoreOpenError,
 )
 from .migrations import SCHEMA_VERSION
-from .store import RESULTS, RUNNING, ChannelBusyError, GameRecord, GuildSettings, Record, Store
+from .store import (
+    RESULTS,
+    RUNNING,
+    ChannelBusyError,
+    GameRecord,
+    GuildSettings,
+    Record,
+    Store,
+    TrainingRecord,
+)
 
 __all__ = [
     "RESULTS",
@@ -24,4 +33,5 @@ __all__ = [
     "StoreBusyError",
     "StoreError",
     "StoreOpenError",
+    "TrainingRecord",
 ]

@@ -50,6 +50,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         play_channels   TEXT      -- channel ids, space-separated; NULL: every channel
     )""",
     ),
+    (
+        """
+    CREATE TABLE trainings (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,           -- the live progress message
+        started_by INTEGER NOT NULL,
+        opponent   TEXT    NOT NULL,
+        games      INTEGER NOT NULL,  -- asked for
+        played     INTEGER NOT NULL,  -- saved so far
+        learned    INTEGER NOT NULL,  -- new lessons saved so far
+        status     TEXT    NOT NULL,  -- running, done, cancelled, interrupted, failed
+        ended_by   INTEGER,           -- the admin who cancelled it
+        started_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    )""",
+        "CREATE INDEX trainings_running ON trainings (status) WHERE status = 'running'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

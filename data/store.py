@@ -56,6 +56,27 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class TrainingRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    started_by: int
+    opponent: str
+    games: int
+    played: int
+    learned: int
+    status: str
+    ended_by: int | None
+
+
+_TRAINING_COLUMNS = (
+    "id, guild_id, channel_id, message_id, started_by, opponent, games, played, learned, "
+    "status, ended_by"
+)
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's own settings; ``None`` means the default."""
 
@@ -355,6 +376,75 @@ class Store:
             ]
         )
         return forgotten
+
+    # --- trainings ----------------------------------------------------------------
+    async def start_training(
+        self,
+        guild_id: int,
+        channel_id: int,
+        started_by: int,
+        opponent: str,
+        games: int,
+        *,
+        now: float,
+    ) -> int:
+        ((run_id,),) = await self._write(
+            [
+                (
+                    "INSERT INTO trainings (guild_id, channel_id, started_by, opponent, games,"
+                    " played, learned, status, started_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, 0, 0, 'running', ?, ?) RETURNING id",
+                    (guild_id, channel_id, started_by, opponent, games, now, now),
+                )
+            ]
+        )
+        return run_id
+
+    async def set_training_message(self, run_id: int, message_id: int) -> None:
+        await self._write(
+            [("UPDATE trainings SET message_id = ? WHERE id = ?", (message_id, run_id))]
+        )
+
+    async def save_training(
+        self,
+        run_id: int,
+        guild_id: int,
+        facts: Iterable[tuple[str, str]],
+        *,
+        played: int,
+        learned: int,
+        status: str,
+        now: float,
+        ended_by: int | None = None,
+    ) -> None:
+        """Store a training's new facts with its progress, in one transaction."""
+        await self._write(
+            [
+                (
+                    "UPDATE trainings SET played = ?, learned = ?, status = ?, ended_by = ?,"
+                    " updated_at = ? WHERE id = ? RETURNING id",
+                    (played, learned, status, ended_by, now, run_id),
+                ),
+                (
+                    "INSERT INTO facts (guild_id, position, outcome, learned_at)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
+                    Rows((guild_id, position, outcome, now) for position, outcome in facts),
+                ),
+            ]
+        )
+
+    async def interrupt_trainings(self, *, now: float) -> list[TrainingRecord]:
+        """Mark the trainings a stopped process left running as interrupted; return them."""
+        rows = await self._write(
+            [
+                (
+                    "UPDATE trainings SET status = 'interrupted', updated_at = ?"
+                    f" WHERE status = 'running' RETURNING {_TRAINING_COLUMNS}",
+                    (now,),
+                )
+            ]
+        )
+        return [TrainingRecord(*row) for row in rows]
 
     # --- settings -----------------------------------------------------------------
     async def guild_settings(self) -> dict[int, GuildSettings]:
