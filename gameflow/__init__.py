@@ -1,11 +1,12 @@
 """The game flow: a move, the bot's reply, learning and storing, in one place, without Discord."""
 
-from data import Record
+from data import Record, TrainingRecord
 
 from .brain import Brain, BrainChange, BrainFigures, ImportPlan
 from .errors import GameError
 from .service import Game, GameService, Stats, Turn, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
+from .training import Trainer, TrainingProgress, TrainingRun
 
 __all__ = [
     "Brain",
@@ -19,6 +20,10 @@ __all__ = [
     "Record",
     "ServerSettings",
     "Stats",
+    "Trainer",
+    "TrainingProgress",
+    "TrainingRecord",
+    "TrainingRun",
     "Turn",
     "cell_list",
     "channel_list",

@@ -21,6 +21,7 @@ from .brain import Brain
 from .errors import GameError, busy_means_unchanged
 from .memories import ServerMemories
 from .settings import ServerSettings
+from .training import Trainer
 
 Clock = Callable[[], float]
 
@@ -108,6 +109,7 @@ class GameService:
         self._busy: set[int] = set()  # channels with a request in progress
         self.memories = ServerMemories(store)
         self.brain = Brain(store, self.memories, clock)
+        self.trainer = Trainer(store, self.memories, clock)
 
     @property
     def timeout_seconds(self) -> float:

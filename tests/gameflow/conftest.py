@@ -12,6 +12,7 @@ async def service(tmp_path):
     clock = [1_000_000.0]
     svc = GameService(store, timeout_seconds=600, clock=lambda: clock[0])
     svc.test_clock = clock
+    svc.store_path = tmp_path / "flow.sqlite3"
     await svc.load()
     yield svc
     await store.close()

@@ -1,0 +1,74 @@
+"""The training loop in a worker process, so the bot's event loop never waits for it.
+
+It imports only the engine. It trains a copy of the server's memory and sends, every
+``report_seconds``, the games played so far, the facts it learned since its
+last report and its own running time. A set cancel event stops it at the next check;
+what it learned is sent. It also stops if the bot's process is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from multiprocessing.connection import Connection
+from multiprocessing.synchronize import Event
+
+import engine
+from engine import Memory
+
+CHECK_EVERY_GAMES = 500  # how often the loop looks at the clock and the cancel event
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def run(
+    facts: list[tuple[str, str]],
+    opponent: str,
+    games: int,
+    seed: int | None,
+    report_seconds: float,
+    reports: Connection,  # the sending end of a pipe
+    cancel: Event,
+    parent_pid: int,
+) -> None:
+    """Train, sending ``("progress" | "done" | "cancelled", played, new facts, seconds)``,
+    or ``("failed", 0, message, seconds)``."""
+    started = time.perf_counter()
+    try:
+        memory = Memory(facts)
+        reported = {f.position for f in memory}
+        last = [started, 0]  # when it last reported, games played
+
+        def new_facts() -> list[tuple[str, str]]:
+            fresh = [(f.position, f.outcome.value) for f in memory if f.position not in reported]
+            reported.update(position for position, _ in fresh)
+            return fresh
+
+        def progress(done: int, total: int) -> None:
+            now = time.perf_counter()
+            last[1] = done
+            if cancel.is_set() or os.getppid() != parent_pid:  # asked to, or orphaned
+                raise _Cancelled
+            if now - last[0] >= report_seconds and done < total:
+                last[0] = now
+                reports.send(("progress", done, new_facts(), now - started))
+
+        try:
+            engine.train(
+                memory,
+                games,
+                opponent=opponent,
+                seed=seed,
+                progress=progress,
+                progress_every=CHECK_EVERY_GAMES,
+            )
+        except _Cancelled:
+            reports.send(("cancelled", last[1], new_facts(), time.perf_counter() - started))
+            return
+        reports.send(("done", games, new_facts(), time.perf_counter() - started))
+    except Exception as error:  # reported, so the bot can say so instead of waiting forever
+        reports.send(("failed", 0, f"{type(error).__name__}: {error}", 0.0))
+    finally:
+        reports.close()
