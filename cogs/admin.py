@@ -5,17 +5,25 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from typing import Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
-from gameflow import GameService, ImportPlan
+from gameflow import GameService, ImportPlan, TrainingProgress, TrainingRun
 from gameflow.brain import MAX_IMPORT_BYTES
 
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
-from .render import brain_change_text, memory_file_name, plural, settings_embed
+from .render import (
+    brain_change_text,
+    interrupted_training_embed,
+    memory_file_name,
+    plural,
+    settings_embed,
+    training_embed,
+)
 from .replies import answer, in_time, refuse, update
 from .ttt import TicTacToe
 
@@ -34,6 +42,42 @@ async def manager(interaction: discord.Interaction) -> bool:
     return False
 
 
+class CancelTrainingButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-train:cancel:(?P<run>[0-9]+)"
+):
+    """Stops a training; any admin may press it, also after a restart (it then says the
+    run is no longer going)."""
+
+    def __init__(self, run_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"ttt-train:cancel:{run_id}",
+                label="Cancel training",
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+        self.run_id = run_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> CancelTrainingButton:
+        return cls(int(match["run"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await manager(interaction)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        admin: Admin = interaction.client.get_cog("Admin")
+        await admin.cancel_training(interaction, self.run_id)
+
+
+def cancel_view(run_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CancelTrainingButton(run_id))
+    return view
+
+
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class Admin(
@@ -45,14 +89,20 @@ class Admin(
         self.bot = bot
         self.service = service
         self.questions = Questions()
+        # Trainings whose progress messages this process keeps up to date: run -> message
+        self._shown: dict[TrainingRun, discord.PartialMessage] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(AnswerButton)
+        self.bot.add_dynamic_items(AnswerButton, CancelTrainingButton)
+        await self._report_interrupted_trainings()
+        self.show_trainings.start()
 
     async def cog_unload(self) -> None:
         self.questions.close()
-        self.bot.remove_dynamic_items(AnswerButton)
+        self.show_trainings.cancel()
+        self.service.trainer.stop_all()  # marked interrupted at the next start-up
+        self.bot.remove_dynamic_items(AnswerButton, CancelTrainingButton)
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Forget everything I learned in this server")
@@ -197,6 +247,87 @@ class Admin(
             f"🛑 <@{interaction.user.id}> ended <@{turn.game.player_id}>'s game. Nothing was "
             "learned from it. `/ttt play` starts a new one.",
         )
+
+    @app_commands.command(description="Train me against a practice opponent; games go on")
+    @app_commands.describe(
+        opponent="random: random moves; self: against myself; teacher: plays lines that beat me",
+        games="How many games, 1 to 1,000,000",
+    )
+    async def train(
+        self,
+        interaction: discord.Interaction,
+        opponent: Literal["random", "self", "teacher"],
+        games: app_commands.Range[int, 1, 1_000_000],
+    ) -> None:
+        if not await manager(interaction):
+            return
+        run = await in_time(
+            interaction,
+            self.service.trainer.start(
+                interaction.guild_id, interaction.channel_id, interaction.user.id, opponent, games
+            ),
+        )
+        if run is None:
+            return
+        try:
+            start = TrainingProgress(
+                run.run_id, run.guild_id, opponent, games, 0, 0, 0.0, "running", run.before
+            )
+            message_id = await answer(
+                interaction, embed=training_embed(start), view=cancel_view(run.run_id)
+            )
+            await self.service.trainer.attach_message(run, message_id)
+            run.start()
+        except BaseException:
+            run.stop()
+            raise
+        # The interaction's token lasts 15 minutes; the channel message can be edited for longer.
+        channel = self.bot.get_partial_messageable(interaction.channel_id)
+        self._shown[run] = channel.get_partial_message(message_id)
+
+    @tasks.loop(seconds=0.5)
+    async def show_trainings(self) -> None:
+        """Save and show what each training reported since the last look."""
+        for run, message in list(self._shown.items()):
+            progress = await run.poll()
+            if progress is None:
+                continue
+            running = progress.state == "running"
+            if not running:
+                del self._shown[run]
+            try:
+                await message.edit(
+                    embed=training_embed(progress),
+                    view=cancel_view(run.run_id) if running else None,
+                )
+            except discord.HTTPException as error:  # deleted, or no access: it trains on
+                log.warning("could not show training %s: %s", run.run_id, error)
+
+    @show_trainings.error
+    async def _showing_failed(self, error: BaseException) -> None:
+        log.exception("showing trainings failed; starting again", exc_info=error)
+        self.show_trainings.restart()
+
+    async def cancel_training(self, interaction: discord.Interaction, run_id: int) -> None:
+        run = self.service.trainer.running(interaction.guild_id)
+        if run is None or run.run_id != run_id:
+            await refuse(interaction, "That training is no longer running.")
+        elif not run.cancel(interaction.user.id):
+            await refuse(interaction, "That training is already stopping.")
+        else:
+            await interaction.response.defer()  # the progress message shows the end
+
+    async def _report_interrupted_trainings(self) -> None:
+        for record in await self.service.trainer.recover():
+            if record.message_id is None:
+                continue
+            channel = self.bot.get_partial_messageable(record.channel_id)
+            try:
+                await channel.get_partial_message(record.message_id).edit(
+                    embed=interrupted_training_embed(record), view=None
+                )
+            except discord.HTTPException as error:
+                log.warning("could not mark training %s as interrupted: %s", record.id, error)
 
     # --- answers ------------------------------------------------------------------
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:

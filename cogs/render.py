@@ -9,7 +9,17 @@ import discord
 
 from engine import LOSS, WIN, Board, Lesson, Mark
 from engine.rules import LINES
-from gameflow import BrainFigures, Game, GuildSettings, Record, Stats, Turn, channel_list
+from gameflow import (
+    BrainFigures,
+    Game,
+    GuildSettings,
+    Record,
+    Stats,
+    TrainingProgress,
+    TrainingRecord,
+    Turn,
+    channel_list,
+)
 
 MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
 KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
@@ -267,3 +277,58 @@ def settings_embed(
         "disallow_channel, every_channel."
     )
     return embed
+
+
+OPPONENT_NAMES = {
+    "random": "a random player",
+    "self": "myself",
+    "teacher": "a teacher who plays the lines that beat me",
+}
+TRAINING_COLOURS = {"running": 0x5865F2, "done": 0x57F287, "cancelled": 0xFEE75C}
+
+
+def progress_bar(done: int, total: int, width: int = 20) -> str:
+    filled = round(width * done / total) if total else width
+    return f"{'█' * filled}{'░' * (width - filled)} {100 * done // max(total, 1)}%"
+
+
+def training_embed(progress: TrainingProgress) -> discord.Embed:
+    """The live progress of a training, and what it changed once it has ended."""
+    p = progress
+    lines = [
+        progress_bar(p.played, p.games),
+        f"{p.played:,} / {p.games:,} games · {p.games_per_second:,.0f} games/s"
+        + (
+            f" · about {duration_text(max(1, p.seconds_left))} left"
+            if p.state == "running" and p.seconds_left is not None
+            else ""
+        ),
+        f"Lessons learned so far (saved): **{p.learned:,}**",
+    ]
+    if p.state == "done":
+        lines.insert(0, f"✅ Done: {p.games:,} games in {duration_text(p.seconds)}.")
+    elif p.state == "cancelled":
+        lines.insert(0, f"⏹️ Cancelled by <@{p.ended_by}> after {p.played:,} games.")
+    elif p.state == "failed":
+        lines.insert(0, f"⚠️ The training stopped ({p.error}). What it learned is saved.")
+    if p.after is not None:
+        lines += ["", brain_change_text(p.before, p.after)]
+    embed = discord.Embed(
+        title=f"🏋️ Training against {OPPONENT_NAMES[p.opponent]}",
+        description="\n".join(lines),
+        colour=TRAINING_COLOURS.get(p.state, NEUTRAL),
+    )
+    if p.state == "running":
+        embed.set_footer(
+            text="Games go on meanwhile. Any admin can cancel; what I learned is kept."
+        )
+    return embed
+
+
+def interrupted_training_embed(run: TrainingRecord) -> discord.Embed:
+    return discord.Embed(
+        title=f"🏋️ Training against {OPPONENT_NAMES[run.opponent]}",
+        description=f"⚠️ Interrupted by a restart after {run.played:,} of {run.games:,} games. "
+        f"The {plural(run.learned, 'lesson')} it had saved stay{'s' * (run.learned == 1)}.",
+        colour=NEUTRAL,
+    )

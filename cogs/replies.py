@@ -75,14 +75,19 @@ async def show(interaction: discord.Interaction, render: Callable[[], Awaitable[
         await _apologise(interaction, SAVED_NOT_SHOWN)
 
 
-async def answer(interaction: discord.Interaction, *, private: bool = False, **fields) -> None:
-    """Send the answer, or put it in place of "thinking…" if the request was deferred."""
+async def answer(
+    interaction: discord.Interaction, *, private: bool = False, **fields
+) -> int | None:
+    """Send the answer, or put it in place of "thinking…" if the request was deferred.
+
+    Returns the answer's message id (from Discord's reply: no extra call to fetch it).
+    """
     if interaction.response.is_done():
         if "file" in fields:
             fields["attachments"] = [fields.pop("file")]
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.send_message(ephemeral=private, **fields)
+        return (await interaction.edit_original_response(**fields)).id
+    sent = await interaction.response.send_message(ephemeral=private, **fields)
+    return sent.message_id
 
 
 async def update(interaction: discord.Interaction, **fields) -> None:

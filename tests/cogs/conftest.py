@@ -57,6 +57,7 @@ def world(simcord_env):
         alice=guild.add_member(env.create_user("alice")),
         bob=guild.add_member(env.create_user("bob")),
         admin=guild.add_member(env.create_user("admin"), roles=[admins]),
+        admins=admins,
     )
 
 
