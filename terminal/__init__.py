@@ -1,0 +1,1 @@
+"""Play and manage the bot from a terminal, without a Discord token: ``python -m terminal``."""

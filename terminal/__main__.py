@@ -1,0 +1,243 @@
+"""Play and manage the bot from a terminal, with no Discord token (seed 001's console game).
+
+python -m terminal play                  a game against this memory (you move first)
+python -m terminal play --first bot      the bot moves first
+python -m terminal train random 100000   train: random, self or teacher, 1 to 1,000,000
+python -m terminal stats                 the record, the lessons, the ways to beat it
+python -m terminal export memory.json    the memory as a ttt-memory file
+python -m terminal import memory.json    load one (--replace to take it instead; --yes)
+
+Everything goes through the same game flow and database as the bot (``.env`` and
+``DATABASE_PATH`` as for ``python bot.py``). ``--server ID`` works on a Discord server's
+memory; without it, on the terminal's own (server 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+from bot import HOME, ConfigError, Settings, fail
+from data import SchemaTooNewError, Store, StoreOpenError
+from gameflow import GameError, GameService, Turn
+from gameflow.training import MAX_GAMES, OPPONENTS, TrainingProgress
+
+PLAYER = 0  # the person at the terminal
+
+
+def channel_of(server: int) -> int:
+    """The terminal's own "channel" in a server: negative, so no Discord id can collide."""
+    return -1 - server
+
+
+def board_text(turn: Turn) -> str:
+    """The board as seed 001 draws it: marks on taken cells, numbers on free ones."""
+    board = turn.game.board
+    cells = [board.cell(i).name if board.cell(i) else str(i + 1) for i in range(9)]
+    return "\n".join(" ".join(cells[r : r + 3]) for r in (0, 3, 6))
+
+
+def show(turn: Turn) -> None:
+    if turn.bot_cell is not None:
+        print(f"I play {turn.bot_cell + 1}.")
+    print(board_text(turn))
+
+
+def ending(turn: Turn) -> str:
+    return {
+        "player_won": "You win! I'll learn from this.",
+        "bot_won": "I win.",
+        "draw": "It's a draw.",
+        "resigned": "You resigned.",
+        "abandoned": "Game abandoned.",
+    }[turn.game.result]
+
+
+async def play(service: GameService, server: int, first: str) -> int:
+    channel = channel_of(server)
+    try:
+        turn = await service.start(server, channel, PLAYER, bot_first=first == "bot")
+    except GameError:  # a game left from an earlier session: go on with it
+        game = service.running_game(channel)
+        turn = Turn(game, memory_size=len(await service.memory(server)))
+        print("Your earlier game goes on.")
+    print(f"You are {turn.game.player_mark.name}. I know {turn.memory_size} lessons.")
+    show(turn)
+    while turn.game.running:
+        try:
+            typed = input("Your move (1-9, q to quit): ").strip()
+        except EOFError:
+            print()
+            typed = "q"
+        if typed.lower() in ("q", "quit"):
+            await service.end_game(channel, PLAYER)
+            print("Bye: the game was abandoned, and nothing was learned from it.")
+            return 0
+        if not typed.isdigit():
+            print(f"{typed!r} is not a cell: type a number from 1 to 9.")
+            continue
+        try:
+            turn = await service.move(channel, PLAYER, int(typed))
+        except GameError as error:
+            print(error)
+            continue
+        show(turn)
+    print(ending(turn))
+    for lesson in turn.lessons:
+        whose = "my" if lesson.player is turn.game.bot_mark else "your"
+        print(f"Learned: {whose} move to {lesson.cell + 1} there is a {lesson.outcome.value}.")
+    return 0
+
+
+def progress_line(p: TrainingProgress) -> str:
+    width = 30
+    filled = round(width * p.played / p.games)
+    left = f" · {p.seconds_left:,.0f} s left" if p.state == "running" and p.seconds_left else ""
+    return (
+        f"\r{'█' * filled}{'░' * (width - filled)} {p.played:,}/{p.games:,} games · "
+        f"{p.learned:,} lessons · {p.games_per_second:,.0f} games/s{left}   "
+    )
+
+
+async def train(service: GameService, server: int, opponent: str, games: int) -> int:
+    run = await service.trainer.start(server, channel_of(server), PLAYER, opponent, games)
+    progress = None
+    try:
+        async for progress in run.updates():
+            print(progress_line(progress), end="", flush=True)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        run.cancel(PLAYER)  # Ctrl-C: what was saved stays
+        print("\nCancelled: the lessons shown were saved.")
+        return 1
+    print()
+    before, after = progress.before, progress.after
+    print(
+        f"Lessons {before.lessons:,} → {after.lessons:,}; ways to beat me as X "
+        f"{before.ways_to_beat_as_x:,} → {after.ways_to_beat_as_x:,}, as O "
+        f"{before.ways_to_beat_as_o:,} → {after.ways_to_beat_as_o:,}."
+    )
+    return 0
+
+
+async def stats(service: GameService, server: int) -> int:
+    record = await service.record(server)
+    figures = await service.brain.figures(server)
+    print(
+        f"{plural(record.games, 'game')} against me: I won {record.bot_wins:,}, lost "
+        f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
+    )
+    print(
+        f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X: {figures.ways_to_beat_as_x:,}; "
+        f"as O: {figures.ways_to_beat_as_o:,}."
+    )
+    return 0
+
+
+async def export(service: GameService, server: int, path: Path) -> int:
+    document = await service.brain.export(server)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"Wrote {len(document['facts']):,} lessons to {path}.")
+    return 0
+
+
+async def import_(service: GameService, server: int, path: Path, replace: bool, yes: bool) -> int:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise GameError(f"Cannot read {path}: {error.strerror or error}.") from None
+    plan = await service.brain.plan_import(server, data, "replace" if replace else "merge")
+    print(
+        f"{plan.new:,} new lessons, {plan.known:,} known already; lessons "
+        f"{plan.before.lessons:,} → {plan.after.lessons:,}; ways to beat me as X "
+        f"{plan.before.ways_to_beat_as_x:,} → {plan.after.ways_to_beat_as_x:,}, as O "
+        f"{plan.before.ways_to_beat_as_o:,} → {plan.after.ways_to_beat_as_o:,}."
+    )
+    if not yes:
+        try:
+            answer = input("Import? [y/N] ").strip().lower()
+        except EOFError:
+            answer = ""
+        if answer not in ("y", "yes"):
+            print("Nothing was imported.")
+            return 1
+    await service.brain.apply_import(plan)
+    print("Imported.")
+    return 0
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage and a message
+        self.exit(2, f"{self.prog}: {message}. See {self.prog} --help.\n")
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'s' * (count != 1)}"
+
+
+def parser() -> argparse.ArgumentParser:
+    top = OneLineParser(
+        prog="python -m terminal", description="Play and manage the tic-tac-toe bot."
+    )
+    top.add_argument(
+        "--server", type=int, default=0, help="a Discord server's ID (default 0: the terminal's)"
+    )
+    commands = top.add_subparsers(dest="command", required=True)
+    play_ = commands.add_parser("play", help="play a game")
+    play_.add_argument("--first", choices=("me", "bot"), default="me")
+    train_ = commands.add_parser("train", help="train against a practice opponent")
+    train_.add_argument("opponent", choices=OPPONENTS)
+    train_.add_argument("games", type=int, help=f"1 to {MAX_GAMES:,}")
+    commands.add_parser("stats", help="the record, the lessons, the ways to beat the bot")
+    export_ = commands.add_parser("export", help="write the memory to a file")
+    export_.add_argument("file", type=Path)
+    import__ = commands.add_parser("import", help="load a memory file, proof-checked")
+    import__.add_argument("file", type=Path)
+    import__.add_argument("--replace", action="store_true", help="take it instead of merging")
+    import__.add_argument("--yes", action="store_true", help="do not ask")
+    return top
+
+
+async def run(args: argparse.Namespace, settings: Settings) -> int:
+    store = await Store.open(settings.database_path)
+    try:
+        service = GameService(
+            store, timeout_seconds=settings.game_timeout_minutes * 60, clock=time.time
+        )
+        await service.load()
+        if args.command == "play":
+            return await play(service, args.server, args.first)
+        if args.command == "train":
+            return await train(service, args.server, args.opponent, args.games)
+        if args.command == "stats":
+            return await stats(service, args.server)
+        if args.command == "export":
+            return await export(service, args.server, args.file)
+        return await import_(service, args.server, args.file, args.replace, args.yes)
+    finally:
+        await store.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    load_dotenv(HOME / ".env")
+    try:
+        settings = Settings.from_env()
+        return asyncio.run(run(args, settings))
+    except ConfigError as error:
+        return fail(f"Configuration error: {error}. See .env.example.")
+    except (StoreOpenError, SchemaTooNewError) as error:
+        return fail(f"Database error: {error}.")
+    except GameError as error:
+        return fail(str(error))
+    except KeyboardInterrupt:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

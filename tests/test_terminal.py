@@ -1,0 +1,104 @@
+"""The terminal, driven through its real entry point: a subprocess with piped input."""
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import engine
+from engine import Memory
+from tests.engine.oracle import true_outcome
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def terminal(tmp_path, *args, given=""):
+    """Run ``python -m terminal`` from another folder; return (code, stdout, stderr)."""
+    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "ttt.sqlite3")}
+    env["PYTHONPATH"] = str(PROJECT)
+    done = subprocess.run(
+        [sys.executable, "-m", "terminal", *args],
+        input=given,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def facts(tmp_path, server=0):
+    with sqlite3.connect(tmp_path / "ttt.sqlite3") as db:
+        rows = db.execute("SELECT position, outcome FROM facts WHERE guild_id = ?", (server,))
+        return Memory(rows.fetchall())
+
+
+def test_a_game_in_the_terminal_draws_the_board_with_cell_numbers_and_learns(tmp_path):
+    code, out, err = terminal(tmp_path, "play", given="1\n4\n7\n")
+    assert code == 0 and not err
+    assert "1 2 3\n4 5 6\n7 8 9" in out  # free cells show their numbers, as in seed 001
+    assert "X O O\nX 5 6\nX 8 9" in out  # the naive bot's first free cells lose
+    assert "You win!" in out and "Learned:" in out
+    assert len(facts(tmp_path)) == out.count("Learned:") > 0
+    code, out, _ = terminal(tmp_path, "stats")
+    assert code == 0 and "1 game against me: I won 0, lost 1" in out
+
+
+def test_bad_moves_get_one_line_and_the_prompt_again_and_end_of_input_quits(tmp_path):
+    code, out, err = terminal(tmp_path, "play", given="x\n10\n5\n5\n")
+    assert code == 0 and not err and "Traceback" not in out
+    lines = out.splitlines()
+    assert any(line.endswith("'x' is not a cell: type a number from 1 to 9.") for line in lines)
+    assert any("There is no cell 10" in line for line in lines)
+    assert any("Cell 5 is taken" in line for line in lines)
+    assert out.count("Your move (1-9, q to quit): ") == 5  # asked again after each
+    assert "Bye: the game was abandoned" in out
+    assert len(facts(tmp_path)) == 0  # nothing learned from an abandoned game
+    code, out, _ = terminal(tmp_path, "stats")
+    assert "1 game against me" in out and "1 abandoned" in out
+
+
+def test_training_shows_a_progress_bar_and_export_import_round_trips(tmp_path):
+    code, out, err = terminal(tmp_path, "train", "random", "20000")
+    assert code == 0 and not err
+    assert "█" in out and "20,000/20,000 games" in out and "games/s" in out
+    trained = facts(tmp_path)
+    assert len(trained) > 300
+    assert all(f.outcome.value == true_outcome(f.position) for f in trained)
+    assert "ways to beat me as X" in out and "→ 0" in out
+    exported = tmp_path / "memory.json"
+    assert terminal(tmp_path, "export", str(exported))[0] == 0
+    assert engine.import_memory(exported.read_text()) == trained
+    code, out, _ = terminal(tmp_path, "--server", "7", "import", str(exported), given="n\n")
+    assert code == 1 and "Nothing was imported" in out and len(facts(tmp_path, 7)) == 0
+    code, out, _ = terminal(tmp_path, "--server", "7", "import", str(exported), given="y\n")
+    assert code == 0 and f"{len(trained):,} new lessons" in out
+    assert facts(tmp_path, 7) == trained
+
+
+def test_every_bad_request_is_one_line_on_stderr_and_changes_nothing(tmp_path):
+    forged = tmp_path / "forged.json"
+    forged.write_text(
+        json.dumps(
+            {
+                "format": "ttt-memory",
+                "version": 1,
+                "facts": [{"position": "O...X....", "outcome": "loss"}],
+            }
+        )
+    )
+    for args in (
+        ("import", str(forged), "--yes"),
+        ("import", str(tmp_path / "missing.json")),
+        ("train", "random", "0"),
+        ("train", "genius", "5"),
+        ("sing",),
+    ):
+        code, _, err = terminal(tmp_path, *args)
+        assert code == 2 and len(err.strip().splitlines()) == 1, (args, err)
+        assert "Traceback" not in err
+    assert "not proven" in terminal(tmp_path, "import", str(forged), "--yes")[2]
+    assert len(facts(tmp_path)) == 0
