@@ -133,8 +133,8 @@ async def stats(service: GameService, server: int) -> int:
         f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
     )
     print(
-        f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X: {figures.ways_to_beat_as_x:,}; "
-        f"as O: {figures.ways_to_beat_as_o:,}."
+        f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X: "
+        f"{figures.ways_to_beat_as_x:,}; as O: {figures.ways_to_beat_as_o:,}."
     )
     return 0
 
