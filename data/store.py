@@ -365,14 +365,23 @@ class Store:
         )
 
     async def forget_player(self, guild_id: int, player_id: int) -> Record:
-        """Delete a player's finished games in a server; return what they counted for."""
+        """Delete a player's finished games in a server, and their name wherever else it
+        stands there (as the moderator who ended a game, or who started or cancelled a
+        training); return what their games counted for."""
         forgotten = await self.record(guild_id, player_id)
+        where = (guild_id, player_id)
         await self._write(
             [
                 (
                     "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?",
-                    (guild_id, player_id, RUNNING),
-                )
+                    (*where, RUNNING),
+                ),
+                ("UPDATE games SET ended_by = NULL WHERE guild_id = ? AND ended_by = ?", where),
+                (
+                    "UPDATE trainings SET started_by = 0 WHERE guild_id = ? AND started_by = ?",
+                    where,
+                ),
+                ("UPDATE trainings SET ended_by = NULL WHERE guild_id = ? AND ended_by = ?", where),
             ]
         )
         return forgotten

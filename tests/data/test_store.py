@@ -165,3 +165,24 @@ async def test_a_database_path_that_cannot_work_is_named_with_what_to_do(tmp_pat
     with pytest.raises(StoreOpenError, match=says):
         await Store.open(tmp_path / name)
     assert (tmp_path / "junk.sqlite3").read_bytes().startswith(b"this is not")  # untouched
+
+
+async def test_forgetting_a_player_removes_their_id_from_every_table_of_that_server(
+    tmp_path, store
+):
+    mine = await store.start_game(1, 2, 3, "O", [], now=1.0)
+    await store.finish_game(mine.id, 1, [], [4], "abandoned", now=2.0)
+    theirs = await store.start_game(1, 5, 4, "O", [], now=3.0)
+    await store.finish_game(theirs.id, 1, [], [], "abandoned", now=4.0, ended_by=3)
+    elsewhere = await store.start_game(9, 6, 3, "O", [], now=5.0)
+    run = await store.start_training(1, 2, 3, "random", 10, now=6.0)
+    await store.save_training(run, 1, [], played=10, learned=0, status="done", now=7.0, ended_by=3)
+    forgotten = await store.forget_player(1, 3)
+    assert forgotten.games == 1
+    with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
+        in_server = db.execute(
+            "SELECT COUNT(*) FROM games WHERE guild_id = 1 AND 3 IN (player_id, ended_by)"
+        ).fetchone()[0]
+        trainings = db.execute("SELECT started_by, ended_by FROM trainings").fetchall()
+    assert in_server == 0 and trainings == [(0, None)]
+    assert (await store.running_game(6)).id == elsewhere.id  # another server's game stays
