@@ -16,6 +16,7 @@ from multiprocessing.synchronize import Event
 import engine
 from engine import Memory
 
+NICENESS = 10
 CHECK_EVERY_GAMES = 500  # how often the loop looks at the clock and the cancel event
 
 
@@ -37,6 +38,7 @@ def run(
     or ``("failed", 0, message, seconds)``."""
     started = time.perf_counter()
     try:
+        os.nice(NICENESS)  # background work: the bot's own process goes first for the CPU
         memory = Memory(facts)
         reported = {f.position for f in memory}
         last = [started, 0]  # when it last reported, games played
