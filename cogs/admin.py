@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from gameflow import GameService, ImportPlan, TrainingProgress, TrainingRun
-from gameflow.brain import MAX_IMPORT_BYTES
+from gameflow import GameError, GameService, ImportPlan, TrainingProgress, TrainingRun
+from gameflow.brain import check_file_size
 
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
 from .render import (
@@ -145,15 +145,12 @@ class Admin(
     ) -> None:
         if not await manager(interaction):
             return
-        if file.size > MAX_IMPORT_BYTES:
-            await refuse(
-                interaction,
-                f"That file is {file.size / 1024:,.0f} KiB; a memory file may be at most "
-                "1 MiB. Nothing was changed.",
-            )
-            return
         try:
+            check_file_size(file.size)
             data = await file.read()
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
         except discord.HTTPException:
             await refuse(interaction, "I couldn't download that file. Please try again.")
             return

@@ -58,13 +58,18 @@ class BrainChange:
     after: BrainFigures
 
 
+def check_file_size(size: int) -> None:
+    """Refuse a memory file too big to read (before it is even downloaded)."""
+    if size > MAX_IMPORT_BYTES:
+        raise GameError(
+            f"That file has {size:,} bytes; a memory file may have at most 1 MiB "
+            f"({MAX_IMPORT_BYTES:,} bytes). Nothing was changed."
+        )
+
+
 def read_memory_file(data: bytes) -> Memory:
     """Check an uploaded memory file completely; raise :class:`GameError` saying what is wrong."""
-    if len(data) > MAX_IMPORT_BYTES:
-        raise GameError(
-            f"That file is {len(data) / 1024:,.0f} KiB; a memory file may be at most 1 MiB. "
-            "Nothing was changed."
-        )
+    check_file_size(len(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

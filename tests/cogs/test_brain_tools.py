@@ -141,7 +141,7 @@ REFUSALS = [
         lambda d: {**d, "facts": d["facts"] * 30},
         "at most 10,000",
     ),
-    ("too big", lambda d: b" " * (1024 * 1024 + 1), "at most 1 MiB"),
+    ("too big", lambda d: b" " * (1024 * 1024 + 1), "at most 1 MiB (1,048,576 bytes)"),
     (
         "illegal position",
         lambda d: forged(d, "OO.......", "win"),
