@@ -11,6 +11,7 @@ from engine import LOSS, WIN, Board, Lesson, Mark
 from engine.rules import LINES
 from gameflow import (
     BrainFigures,
+    BrainView,
     Game,
     GuildSettings,
     Record,
@@ -332,3 +333,33 @@ def interrupted_training_embed(run: TrainingRecord) -> discord.Embed:
         f"The {plural(run.learned, 'lesson')} it had saved stay{'s' * (run.learned == 1)}.",
         colour=NEUTRAL,
     )
+
+
+VERDICTS = {WIN: "🟩", LOSS: "🟥", None: "⬜"}  # squares: never mistaken for ❌ and ⭕
+
+
+def brain_embed(view: BrainView, title: str) -> discord.Embed:
+    """A position as the memory sees it: each free cell a proven win, a proven loss or
+    unknown for the player to move, and the cell the bot would play there."""
+    board = view.board
+    symbols = [
+        MARK_EMOJI[board.cell(i)] if board.cell(i) else VERDICTS[view.outlook[i]] for i in range(9)
+    ]
+    rows = "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
+
+    def cells(outcome) -> str:
+        found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
+        return ", ".join(found) or "none"
+
+    legend = (
+        f"🟩 proven win: {cells(WIN)}\n🟥 proven loss: {cells(LOSS)}\n⬜ unknown: {cells(None)}"
+    )
+    mover = MARK_EMOJI[board.turn]
+    embed = discord.Embed(
+        title=title,
+        description=f"{rows}\n\nFor {mover}, the player to move:\n{legend}\n\n"
+        f"I would play **{view.choice + 1}** here: {view.why}.",
+        colour=NEUTRAL,
+    )
+    embed.set_footer(text="Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom.")
+    return embed

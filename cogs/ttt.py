@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from gameflow import GameService, Turn
+from gameflow import GameError, GameService, Turn, parse_moves
 
 from .questions import AnswerButton, Questions
 from .render import (
@@ -17,6 +17,7 @@ from .render import (
     CellButton,
     board_embed,
     board_view,
+    brain_embed,
     duration_text,
     plural,
     record_text,
@@ -137,6 +138,30 @@ class TicTacToe(
             return
         memory = await self.service.memory(game.guild_id)
         await self._post_board(interaction, Turn(game, memory_size=len(memory)))
+
+    @app_commands.command(description="See, privately, what I know about a position")
+    @app_commands.describe(
+        moves="Cells in play order, such as 5 1 9 (the channel's game if left out)"
+    )
+    async def brain(self, interaction: discord.Interaction, moves: str | None = None) -> None:
+        try:
+            if moves is None:
+                game = self.service.running_game(interaction.channel_id)
+                if game is None:
+                    raise GameError(
+                        "No game is running in this channel. Give the moves to look at, "
+                        "such as `/ttt brain moves: 5 1 9`."
+                    )
+                played, title = game.moves, "🧠 What I know about this channel's game"
+            else:
+                played = parse_moves(moves)
+                shown = " ".join(str(c + 1) for c in played) or "no moves"
+                title = f"🧠 What I know after {shown}"
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        view = await self.service.brain.view(interaction.guild_id, played)
+        await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
 
     @app_commands.command(description="This server's record against me, and yours")
     async def stats(self, interaction: discord.Interaction) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from .analysis import Vulnerability, analyse, count_losing_lines, winning_replies
 from .board import Board, IllegalMoveError
 from .memory import LOSS, WIN, Fact, Lesson, Memory, Outcome
-from .policy import choose_move
+from .policy import choose_move, outlook
 from .rules import Mark, canonical
 from .training import TrainingReport, train
 from .transport import MemoryFormatError, export_memory, import_memory
@@ -48,6 +48,7 @@ __all__ = [
     "export_memory",
     "import_memory",
     "learn",
+    "outlook",
     "train",
     "winning_replies",
 ]

@@ -38,3 +38,14 @@ def choose_move(memory: Memory, position: str | Board) -> int:
     if is_over(code):
         raise ValueError("the game is over; there is no move to choose")
     return choose_code(memory._facts, code)
+
+
+def outlook(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
+    """What the memory knows of each free cell (0..8) for the player to move: a proven
+    WIN, a proven LOSS, or ``None``. Raises ``ValueError`` for a finished position."""
+    code = position.code if isinstance(position, Board) else string_to_code(position)
+    if is_over(code):
+        raise ValueError("the game is over; there is no move to look at")
+    mark = 1 if len(EMPTIES[code]) % 2 else 2
+    facts = memory._facts
+    return {cell: facts.get(CANON[code + mark * POW3[cell]]) for cell in EMPTIES[code]}

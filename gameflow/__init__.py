@@ -2,7 +2,7 @@
 
 from data import Record, TrainingRecord
 
-from .brain import Brain, BrainChange, BrainFigures, ImportPlan
+from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, parse_moves
 from .errors import GameError
 from .service import Game, GameService, Stats, Turn, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
@@ -12,6 +12,7 @@ __all__ = [
     "Brain",
     "BrainChange",
     "BrainFigures",
+    "BrainView",
     "Game",
     "GameError",
     "GameService",
@@ -27,4 +28,5 @@ __all__ = [
     "Turn",
     "cell_list",
     "channel_list",
+    "parse_moves",
 ]

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import engine
 from data import Store
-from engine import Mark, Memory
+from engine import LOSS, WIN, Board, Mark, Memory, Outcome
 
 from .errors import GameError, busy_means_unchanged
 from .memories import ServerMemories
@@ -50,6 +50,56 @@ class ImportPlan:
     known: int  # facts it knows already
     before: BrainFigures
     after: BrainFigures
+
+
+@dataclass(frozen=True, slots=True)
+class BrainView:
+    """What the memory knows of one position, for the player to move."""
+
+    board: Board
+    outlook: dict[int, Outcome | None]  # free cell 0..8 -> proven WIN / LOSS / unknown
+    choice: int  # the cell the bot would play, 0..8
+    why: str
+
+
+WHY = {
+    WIN: "a proven win",
+    None: "the first cell not known to lose",
+    LOSS: "every move there is known to lose, so the first free cell",
+}
+
+
+CELL_NAMES = tuple("123456789")
+
+
+def parse_moves(text: str) -> tuple[int, ...]:
+    """Cells 1..9 in play order, as people type them ("5 1 9"), as cells 0..8 of a
+    position that is not over yet; raise :class:`GameError` saying what is wrong."""
+    board = Board()
+    tokens = text.replace(",", " ").split()
+    for index, token in enumerate(tokens):
+        if token not in CELL_NAMES:
+            raise GameError(
+                f"`{token}` is not a cell. Give cells 1 to 9 in play order, such as `5 1 9`."
+            )
+        if board.is_game_over():
+            raise GameError(
+                f"The game is over after {index} moves ({outcome_text(board)}), "
+                f"so `{text}` goes too far."
+            )
+        cell = int(token) - 1
+        if board.cell(cell) is not None:
+            raise GameError(f"Cell {token} is played twice in `{text}`.")
+        board.push(cell)
+    if board.is_game_over():
+        raise GameError(
+            f"After `{text}` the game is over ({outcome_text(board)}): nothing is left to decide."
+        )
+    return board.moves
+
+
+def outcome_text(board: Board) -> str:
+    return f"{board.winner.name} wins" if board.winner else "a draw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +172,14 @@ class Brain:
 
     async def figures(self, guild_id: int) -> BrainFigures:
         return BrainFigures.of(await self.memories.get(guild_id))
+
+    async def view(self, guild_id: int, moves: tuple[int, ...]) -> BrainView:
+        """What the bot knows after ``moves`` (a position not over yet). Changes nothing."""
+        board = Board.from_moves(moves)
+        memory = await self.memories.get(guild_id)
+        known = engine.outlook(memory, board)
+        choice = engine.choose_move(memory, board)
+        return BrainView(board, known, choice, WHY[known[choice]])
 
     async def export(self, guild_id: int) -> dict[str, Any]:
         """The server's memory as a ``ttt-memory`` version 1 document."""
