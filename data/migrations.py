@@ -69,6 +69,56 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     )""",
         "CREATE INDEX trainings_running ON trainings (status) WHERE status = 'running'",
     ),
+    (
+        # the game a fact was learned from, to credit its players; NULL: training or import
+        "ALTER TABLE facts ADD COLUMN game_id INTEGER",
+        # Counters kept in each game's own transaction, so stats never count the history
+        """
+    CREATE TABLE server_counts (
+        guild_id   INTEGER PRIMARY KEY,
+        games      INTEGER NOT NULL,  -- finished
+        bot_wins   INTEGER NOT NULL,  -- won by the bot, or resigned
+        bot_losses INTEGER NOT NULL,
+        draws      INTEGER NOT NULL,
+        unfinished INTEGER NOT NULL   -- abandoned
+    )""",
+        """
+    CREATE TABLE player_counts (
+        guild_id   INTEGER NOT NULL,
+        player_id  INTEGER NOT NULL,
+        games      INTEGER NOT NULL,
+        bot_wins   INTEGER NOT NULL,
+        bot_losses INTEGER NOT NULL,  -- the player's wins
+        draws      INTEGER NOT NULL,
+        unfinished INTEGER NOT NULL,
+        lessons    INTEGER NOT NULL,  -- facts first learned from their games
+        first_at   REAL    NOT NULL,  -- when their first game ended: breaks ties
+        PRIMARY KEY (guild_id, player_id)
+    ) WITHOUT ROWID""",
+        """
+    INSERT INTO server_counts
+    SELECT guild_id, COUNT(*), SUM(result IN ('bot_won', 'resigned')),
+           SUM(result = 'player_won'), SUM(result = 'draw'), SUM(result = 'abandoned')
+    FROM games WHERE result != 'running' GROUP BY guild_id""",
+        """
+    INSERT INTO player_counts
+    SELECT guild_id, player_id, COUNT(*), SUM(result IN ('bot_won', 'resigned')),
+           SUM(result = 'player_won'), SUM(result = 'draw'), SUM(result = 'abandoned'),
+           0, MIN(COALESCE(ended_at, updated_at))
+    FROM games WHERE result != 'running' GROUP BY guild_id, player_id""",
+        # The learning curve: what the bot knew after each finished game or training
+        """
+    CREATE TABLE curve (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        games    INTEGER NOT NULL,  -- the server's finished games at that moment
+        lessons  INTEGER NOT NULL,
+        beat_x   INTEGER NOT NULL,  -- ways to beat the bot playing X
+        beat_o   INTEGER NOT NULL,
+        training INTEGER NOT NULL DEFAULT 0  -- 1: after a training, not a game
+    )""",
+        "CREATE INDEX curve_by_guild ON curve (guild_id, id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

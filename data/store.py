@@ -12,7 +12,7 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 
 import aiosqlite
@@ -53,6 +53,47 @@ class GameRecord:
     started_at: float
     updated_at: float
     ended_by: int | None = None  # the moderator who ended it by hand
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What the bot knows at one moment: a point of the learning curve."""
+
+    lessons: int
+    beat_x: int  # ways to beat it playing X
+    beat_o: int
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    games: int  # the server's finished games at that moment
+    lessons: int
+    beat_x: int
+    beat_o: int
+    training: bool  # after a training rather than a game
+
+
+_COUNT_COLUMNS = "games, bot_wins, bot_losses, draws, unfinished"
+_COUNTS_ADDED = ", ".join(f"{c} = {c} + excluded.{c}" for c in _COUNT_COLUMNS.split(", "))
+
+
+def _result_counts(result: str) -> tuple[int, int, int, int]:
+    """How one finished game adds to bot_wins, bot_losses, draws and unfinished."""
+    return (
+        int(result in ("bot_won", "resigned")),
+        int(result == "player_won"),
+        int(result == "draw"),
+        int(result == "abandoned"),
+    )
+
+
+def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> tuple:
+    return (
+        "INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o, training)"
+        " SELECT ?, COALESCE((SELECT games FROM server_counts WHERE guild_id = ?), 0),"
+        " ?, ?, ?, ?",
+        (guild_id, guild_id, snapshot.lessons, snapshot.beat_x, snapshot.beat_o, int(training)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,8 +341,10 @@ class Store:
         *,
         now: float,
         ended_by: int | None = None,
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Store a game's end and what was learned from it, in one transaction.
+        """Store a game's end, what was learned from it, the server's and the player's
+        counters and the learning curve's next point (``snapshot``), in one transaction.
 
         The game must still be running with exactly ``before``; otherwise nothing is
         written and :class:`StaleGameError` is raised.
@@ -324,14 +367,30 @@ class Store:
                 ),
             )
         ]
+        facts = list(facts)
+        statements.append(
+            (
+                "INSERT INTO facts (guild_id, position, outcome, learned_at, game_id)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
+                Rows((guild_id, position, outcome, now, game_id) for position, outcome in facts),
+            )
+        )
+        counts = _result_counts(result)
         statements += [
             (
-                "INSERT INTO facts (guild_id, position, outcome, learned_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
-                (guild_id, position, outcome, now),
-            )
-            for position, outcome in facts
+                "INSERT INTO server_counts VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id)"
+                f" DO UPDATE SET {_COUNTS_ADDED}",
+                (guild_id, *counts),
+            ),
+            (
+                "INSERT INTO player_counts SELECT guild_id, player_id, 1, ?, ?, ?, ?, ?, ?"
+                " FROM games WHERE id = ? ON CONFLICT (guild_id, player_id)"
+                f" DO UPDATE SET {_COUNTS_ADDED}, lessons = lessons + excluded.lessons",
+                (*counts, len(facts), now, game_id),
+            ),
         ]
+        if snapshot is not None:
+            statements.append(_snapshot(guild_id, snapshot))
         await self._write(statements, guarded=True)
 
     async def running_game(self, channel_id: int) -> GameRecord | None:
@@ -350,19 +409,37 @@ class Store:
 
     # --- stats --------------------------------------------------------------------
     async def record(self, guild_id: int, player_id: int | None = None) -> Record:
-        sql = "SELECT result, COUNT(*) FROM games WHERE guild_id = ? AND result != ?"
-        params: tuple = (guild_id, RUNNING)
-        if player_id is not None:
-            sql += " AND player_id = ?"
-            params += (player_id,)
-        counts = dict(await run(self._db, sql + " GROUP BY result", params))
-        return Record(
-            games=sum(counts.values()),
-            bot_wins=counts.get("bot_won", 0) + counts.get("resigned", 0),
-            bot_losses=counts.get("player_won", 0),
-            draws=counts.get("draw", 0),
-            unfinished=counts.get("abandoned", 0),
+        """Finished games against the bot, from its counters: the cost does not grow
+        with the history."""
+        if player_id is None:
+            rows = await run(
+                self._db,
+                f"SELECT {_COUNT_COLUMNS} FROM server_counts WHERE guild_id = ?",
+                (guild_id,),
+            )
+        else:
+            rows = await run(
+                self._db,
+                f"SELECT {_COUNT_COLUMNS} FROM player_counts WHERE guild_id = ? AND player_id = ?",
+                (guild_id, player_id),
+            )
+        return Record(*rows[0]) if rows else Record()
+
+    async def curve(self, guild_id: int, *, points: int = 500) -> list[CurvePoint]:
+        """The learning curve, at most about ``points`` long however long the history:
+        evenly spaced points, always with the first and the last."""
+        ((count,),) = await run(
+            self._db, "SELECT COUNT(*) FROM curve WHERE guild_id = ?", (guild_id,)
         )
+        step = max(1, -(-count // points))
+        rows = await run(
+            self._db,
+            "SELECT games, lessons, beat_x, beat_o, training FROM (SELECT *, ROW_NUMBER()"
+            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ?)"
+            " WHERE n % ? = 0 OR n = ? ORDER BY n",
+            (guild_id, step, count - 1),
+        )
+        return [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
 
     async def forget_player(self, guild_id: int, player_id: int) -> Record:
         """Delete a player's finished games in a server, and their name wherever else it
@@ -372,6 +449,18 @@ class Store:
         where = (guild_id, player_id)
         await self._write(
             [
+                (
+                    "UPDATE server_counts SET games = games - ?, bot_wins = bot_wins - ?,"
+                    " bot_losses = bot_losses - ?, draws = draws - ?,"
+                    " unfinished = unfinished - ? WHERE guild_id = ?",
+                    (*astuple(forgotten), guild_id),
+                ),
+                ("DELETE FROM player_counts WHERE guild_id = ? AND player_id = ?", where),
+                (
+                    "UPDATE facts SET game_id = NULL WHERE guild_id = ? AND game_id IN"
+                    " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?)",
+                    (guild_id, *where),
+                ),
                 (
                     "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?",
                     (*where, RUNNING),
@@ -425,8 +514,10 @@ class Store:
         status: str,
         now: float,
         ended_by: int | None = None,
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Store a training's new facts with its progress, in one transaction."""
+        """Store a training's new facts with its progress (and, at its end, the learning
+        curve's next point), in one transaction."""
         await self._write(
             [
                 (
@@ -439,6 +530,7 @@ class Store:
                     " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
                     Rows((guild_id, position, outcome, now) for position, outcome in facts),
                 ),
+                *([_snapshot(guild_id, snapshot, training=True)] if snapshot else []),
             ]
         )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import engine
-from data import Store
+from data import Snapshot, Store
 from engine import LOSS, WIN, Board, Mark, Memory, Outcome
 
 from .errors import GameError, busy_means_unchanged
@@ -31,6 +31,10 @@ class BrainFigures:
     lessons: int
     ways_to_beat_as_x: int  # opponent lines that beat the bot playing X
     ways_to_beat_as_o: int
+
+    def snapshot(self) -> Snapshot:
+        """These figures as a point of the learning curve."""
+        return Snapshot(self.lessons, self.ways_to_beat_as_x, self.ways_to_beat_as_o)
 
     @classmethod
     def of(cls, memory: Memory) -> BrainFigures:

@@ -17,7 +17,7 @@ import engine
 from data import ChannelBusyError, GameRecord, Record, StaleGameError, Store
 from engine import Board, Lesson, Mark, Memory
 
-from .brain import Brain
+from .brain import Brain, BrainFigures
 from .errors import GameError, busy_means_unchanged
 from .memories import ServerMemories
 from .settings import ServerSettings
@@ -368,6 +368,7 @@ class GameService:
                     facts,
                     now=now,
                     ended_by=ended_by,
+                    snapshot=BrainFigures.of(memory).snapshot(),
                 )
         self._games.pop(game.channel_id, None)
         return Turn(

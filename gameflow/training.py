@@ -203,6 +203,12 @@ class TrainingRun:
         memories = self.trainer.memories
         async with memories.changing(self.guild_id) as memory:
             new = [(p, o) for p, o in dict(facts).items() if memory.outcome(p) is None]
+            after = None
+            if state != "running":  # the end: the learning curve gets a point, marked training
+                merged = memory.copy()
+                for position, outcome in new:
+                    merged.add(position, outcome)
+                after = BrainFigures.of(merged)
             await self.trainer.store.save_training(
                 self.run_id,
                 self.guild_id,
@@ -212,10 +218,11 @@ class TrainingRun:
                 status=state,
                 now=self.trainer.clock(),
                 ended_by=self.cancelled_by,
+                snapshot=after.snapshot() if after else None,
             )
             for position, outcome in new:
                 memory.add(position, outcome)
-            return len(new), None if state == "running" else BrainFigures.of(memory)
+            return len(new), after
 
 
 class Trainer:

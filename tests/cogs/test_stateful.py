@@ -263,6 +263,11 @@ class BotUnderAttack(RuleBasedStateMachine):
         assert (busiest or 0) <= 1
 
     @invariant()
+    def the_counters_equal_a_recount_of_the_games(self):
+        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
+            assert_counts_match_games(db)
+
+    @invariant()
     def every_fact_is_true_and_the_cache_matches_the_store(self):
         for server in range(SERVERS):
             stored = self.stored_facts(server)
@@ -280,6 +285,25 @@ class BotUnderAttack(RuleBasedStateMachine):
         for server in range(SERVERS):
             if server != self.step_guild:
                 assert self.stored_facts(server) == self.facts_before[server], server
+
+
+RECOUNT = (
+    "SELECT {key}, COUNT(*), SUM(result IN ('bot_won', 'resigned')), SUM(result = 'player_won'),"
+    " SUM(result = 'draw'), SUM(result = 'abandoned') FROM games WHERE result != 'running'"
+    " GROUP BY {key}"
+)
+
+
+def assert_counts_match_games(db) -> None:
+    """The stats counters (kept per game) equal a recount of the games table."""
+    servers = set(db.execute(RECOUNT.format(key="guild_id")))
+    assert set(db.execute("SELECT * FROM server_counts WHERE games > 0")) == servers
+    players = set(db.execute(RECOUNT.format(key="guild_id, player_id")))
+    counted = db.execute(
+        "SELECT guild_id, player_id, games, bot_wins, bot_losses, draws, unfinished"
+        " FROM player_counts"
+    )
+    assert set(counted) == players
 
 
 def run_machine(examples: int, steps: int) -> None:

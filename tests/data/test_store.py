@@ -5,6 +5,7 @@ import pytest
 from data import (
     SCHEMA_VERSION,
     ChannelBusyError,
+    Record,
     SchemaTooNewError,
     StaleGameError,
     Store,
@@ -52,9 +53,12 @@ async def test_a_database_of_every_earlier_version_is_upgraded_keeping_its_games
             db.execute(f"PRAGMA user_version = {version}")
             db.execute(
                 "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves, result,"
-                " started_at, updated_at) VALUES (1, 2, 3, 'O', '4', 'running', 1, 1)"
+                " started_at, updated_at) VALUES (1, 2, 3, 'O', '4', 'running', 1, 1),"
+                " (1, 5, 3, 'O', '40', 'player_won', 1, 1), (1, 6, 4, 'X', '0', 'abandoned', 1, 1)"
             )
         store = await Store.open(path)
+        assert await store.record(1) == Record(2, 0, 1, 0, 1)  # counted from the old games
+        assert (await store.record(1, 3)).bot_losses == 1
         (game,) = await store.running_games()
         assert (game.moves, game.ended_by) == ((4,), None)
         await store.finish_game(game.id, 1, [4], [4], "abandoned", now=2.0, ended_by=9)
@@ -186,3 +190,35 @@ async def test_forgetting_a_player_removes_their_id_from_every_table_of_that_ser
         trainings = db.execute("SELECT started_by, ended_by FROM trainings").fetchall()
     assert in_server == 0 and trainings == [(0, None)]
     assert (await store.running_game(6)).id == elsewhere.id  # another server's game stays
+
+
+async def test_counters_equal_a_recount_after_every_kind_of_ending_and_a_forget(tmp_path, store):
+    from tests.cogs.test_stateful import assert_counts_match_games
+
+    path = tmp_path / "nested" / "store.sqlite3"
+    endings = [("player_won", 3), ("bot_won", 3), ("draw", 4), ("resigned", 3), ("abandoned", 5)]
+    for n, (result, player) in enumerate(endings * 2):
+        game = await store.start_game(1 + n % 2, 10 + n, player, "O", [], now=float(n))
+        await store.finish_game(game.id, 1 + n % 2, [], [4], result, [], now=float(n) + 0.5)
+        with sqlite3.connect(path) as db:
+            assert_counts_match_games(db)
+    assert (await store.record(1, 3)).bot_losses + (await store.record(2, 3)).bot_losses == 2
+    await store.forget_player(1, 3)
+    with sqlite3.connect(path) as db:
+        assert_counts_match_games(db)
+    assert (await store.record(1, 3)).games == 0
+
+
+async def test_the_learning_curve_is_bounded_and_keeps_its_ends(store):
+    from data import Snapshot
+
+    for n in range(1, 1201):
+        game = await store.start_game(1, 2, 3, "O", [], now=float(n))
+        await store.finish_game(
+            game.id, 1, [], [4], "draw", [], now=float(n), snapshot=Snapshot(n, 1200 - n, 0)
+        )
+    curve = await store.curve(1, points=100)
+    assert 100 <= len(curve) <= 102
+    assert (curve[0].games, curve[0].lessons) == (1, 1)
+    assert (curve[-1].games, curve[-1].lessons, curve[-1].beat_x) == (1200, 1200, 0)
+    assert [p.games for p in curve] == sorted(p.games for p in curve)
