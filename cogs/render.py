@@ -205,7 +205,7 @@ def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> disc
     def beatable(v) -> str:
         if not v.beatable:
             return "✅ unbeatable"
-        return f"still beatable ({v.losing_lines} winning line{'s' * (v.losing_lines != 1)})"
+        return f"still beatable: {plural(v.losing_lines, 'way')} to beat me"
 
     embed = discord.Embed(title=f"Tic-tac-toe in {guild_name}", colour=NEUTRAL)
     embed.add_field(

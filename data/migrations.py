@@ -72,6 +72,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         # the game a fact was learned from, to credit its players; NULL: training or import
         "ALTER TABLE facts ADD COLUMN game_id INTEGER",
+        # The learning curve: what the bot knew each time that changed (after a game that
+        # taught it something, a training, an import or a reset); in between it is flat
+        """
+    CREATE TABLE curve (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        games    INTEGER NOT NULL,  -- the server's finished games at that moment
+        lessons  INTEGER NOT NULL,
+        beat_x   INTEGER NOT NULL,  -- ways to beat the bot playing X
+        beat_o   INTEGER NOT NULL,
+        training INTEGER NOT NULL DEFAULT 0  -- 1: after a training, not a game
+    )""",
+        "CREATE INDEX curve_by_guild ON curve (guild_id, id)",
+        # what the bot knew after a game that taught it something: the curve's next point
+        "ALTER TABLE games ADD COLUMN lessons_after INTEGER",
+        "ALTER TABLE games ADD COLUMN beat_x_after INTEGER",
+        "ALTER TABLE games ADD COLUMN beat_o_after INTEGER",
         # Counters kept in each game's own transaction, so stats never count the history
         """
     CREATE TABLE server_counts (
@@ -106,18 +123,56 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
            SUM(result = 'player_won'), SUM(result = 'draw'), SUM(result = 'abandoned'),
            0, MIN(COALESCE(ended_at, updated_at))
     FROM games WHERE result != 'running' GROUP BY guild_id, player_id""",
-        # The learning curve: what the bot knew after each finished game or training
+        # The counters follow the games table inside the very statement that changes it:
+        # no extra round trip per game, and no way for a write to miss them.
         """
-    CREATE TABLE curve (
-        id       INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        games    INTEGER NOT NULL,  -- the server's finished games at that moment
-        lessons  INTEGER NOT NULL,
-        beat_x   INTEGER NOT NULL,  -- ways to beat the bot playing X
-        beat_o   INTEGER NOT NULL,
-        training INTEGER NOT NULL DEFAULT 0  -- 1: after a training, not a game
-    )""",
-        "CREATE INDEX curve_by_guild ON curve (guild_id, id)",
+    CREATE TRIGGER count_a_finished_game AFTER UPDATE OF result ON games
+    WHEN OLD.result = 'running' AND NEW.result != 'running'
+    BEGIN
+        INSERT INTO server_counts VALUES (
+            NEW.guild_id, 1, NEW.result IN ('bot_won', 'resigned'), NEW.result = 'player_won',
+            NEW.result = 'draw', NEW.result = 'abandoned')
+        ON CONFLICT (guild_id) DO UPDATE SET
+            games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
+            bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
+            unfinished = unfinished + excluded.unfinished;
+        INSERT INTO player_counts VALUES (
+            NEW.guild_id, NEW.player_id, 1, NEW.result IN ('bot_won', 'resigned'),
+            NEW.result = 'player_won', NEW.result = 'draw', NEW.result = 'abandoned', 0,
+            COALESCE(NEW.ended_at, NEW.updated_at))
+        ON CONFLICT (guild_id, player_id) DO UPDATE SET
+            games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
+            bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
+            unfinished = unfinished + excluded.unfinished;
+        INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o)
+        SELECT NEW.guild_id, games, NEW.lessons_after, NEW.beat_x_after, NEW.beat_o_after
+        FROM server_counts WHERE guild_id = NEW.guild_id AND NEW.lessons_after IS NOT NULL;
+    END""",
+        """
+    CREATE TRIGGER uncount_a_deleted_game AFTER DELETE ON games
+    WHEN OLD.result != 'running'
+    BEGIN
+        UPDATE server_counts SET
+            games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
+            bot_losses = bot_losses - (OLD.result = 'player_won'),
+            draws = draws - (OLD.result = 'draw'),
+            unfinished = unfinished - (OLD.result = 'abandoned')
+        WHERE guild_id = OLD.guild_id;
+        UPDATE player_counts SET
+            games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
+            bot_losses = bot_losses - (OLD.result = 'player_won'),
+            draws = draws - (OLD.result = 'draw'),
+            unfinished = unfinished - (OLD.result = 'abandoned')
+        WHERE guild_id = OLD.guild_id AND player_id = OLD.player_id;
+    END""",
+        # a lesson is credited to the game's player only if it really was new
+        """
+    CREATE TRIGGER credit_a_lesson AFTER INSERT ON facts WHEN NEW.game_id IS NOT NULL
+    BEGIN
+        UPDATE player_counts SET lessons = lessons + 1
+        WHERE (guild_id, player_id)
+            = (SELECT guild_id, player_id FROM games WHERE id = NEW.game_id);
+    END""",
     ),
 )
 

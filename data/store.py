@@ -74,17 +74,6 @@ class CurvePoint:
 
 
 _COUNT_COLUMNS = "games, bot_wins, bot_losses, draws, unfinished"
-_COUNTS_ADDED = ", ".join(f"{c} = {c} + excluded.{c}" for c in _COUNT_COLUMNS.split(", "))
-
-
-def _result_counts(result: str) -> tuple[int, int, int, int]:
-    """How one finished game adds to bot_wins, bot_losses, draws and unfinished."""
-    return (
-        int(result in ("bot_won", "resigned")),
-        int(result == "player_won"),
-        int(result == "draw"),
-        int(result == "abandoned"),
-    )
 
 
 def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> tuple:
@@ -242,6 +231,7 @@ class Store:
         *,
         replace: bool = False,
         now: float,
+        snapshot: Snapshot | None = None,
     ) -> None:
         """Store facts from outside a game (an import, a training), in one transaction.
 
@@ -256,14 +246,20 @@ class Store:
                 Rows((guild_id, position, outcome, now) for position, outcome in facts),
             )
         )
+        if snapshot is not None:
+            statements.append(_snapshot(guild_id, snapshot))
         await self._write(statements)
 
-    async def reset_memory(self, guild_id: int) -> int:
-        """Forget this server's facts; its game history stays."""
+    async def reset_memory(self, guild_id: int, *, snapshot: Snapshot | None = None) -> int:
+        """Forget this server's facts; its game history stays. ``snapshot``: the learning
+        curve's point for the empty memory."""
         ((count,),) = await run(
             self._db, "SELECT COUNT(*) FROM facts WHERE guild_id = ?", (guild_id,)
         )
-        await self._write([("DELETE FROM facts WHERE guild_id = ?", (guild_id,))])
+        statements = [("DELETE FROM facts WHERE guild_id = ?", (guild_id,))]
+        if snapshot is not None:
+            statements.append(_snapshot(guild_id, snapshot))
+        await self._write(statements)
         return count
 
     # --- games --------------------------------------------------------------------
@@ -343,8 +339,9 @@ class Store:
         ended_by: int | None = None,
         snapshot: Snapshot | None = None,
     ) -> None:
-        """Store a game's end, what was learned from it, the server's and the player's
-        counters and the learning curve's next point (``snapshot``), in one transaction.
+        """Store a game's end, what was learned from it (credited to the game), the
+        counters (by triggers) and, if the game changed what the bot knows, the learning
+        curve's next point (``snapshot``), in one transaction.
 
         The game must still be running with exactly ``before``; otherwise nothing is
         written and :class:`StaleGameError` is raised.
@@ -354,13 +351,15 @@ class Store:
         statements = [
             (
                 "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?,"
-                " ended_by = ? WHERE id = ? AND result = ? AND moves = ? RETURNING id",
+                " ended_by = ?, lessons_after = ?, beat_x_after = ?, beat_o_after = ?"
+                " WHERE id = ? AND result = ? AND moves = ? RETURNING id",
                 (
                     _moves_text(moves),
                     result,
                     now,
                     now,
                     ended_by,
+                    *(astuple(snapshot) if snapshot else (None, None, None)),
                     game_id,
                     RUNNING,
                     _moves_text(before),
@@ -368,29 +367,18 @@ class Store:
             )
         ]
         facts = list(facts)
-        statements.append(
-            (
-                "INSERT INTO facts (guild_id, position, outcome, learned_at, game_id)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
-                Rows((guild_id, position, outcome, now, game_id) for position, outcome in facts),
+        # Triggers count the game, add its curve point and credit each new lesson: this
+        # is one statement, or two with lessons (see migrations).
+        if facts:
+            statements.append(
+                (
+                    "INSERT INTO facts (guild_id, position, outcome, learned_at, game_id)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
+                    Rows(
+                        (guild_id, position, outcome, now, game_id) for position, outcome in facts
+                    ),
+                )
             )
-        )
-        counts = _result_counts(result)
-        statements += [
-            (
-                "INSERT INTO server_counts VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id)"
-                f" DO UPDATE SET {_COUNTS_ADDED}",
-                (guild_id, *counts),
-            ),
-            (
-                "INSERT INTO player_counts SELECT guild_id, player_id, 1, ?, ?, ?, ?, ?, ?"
-                " FROM games WHERE id = ? ON CONFLICT (guild_id, player_id)"
-                f" DO UPDATE SET {_COUNTS_ADDED}, lessons = lessons + excluded.lessons",
-                (*counts, len(facts), now, game_id),
-            ),
-        ]
-        if snapshot is not None:
-            statements.append(_snapshot(guild_id, snapshot))
         await self._write(statements, guarded=True)
 
     async def running_game(self, channel_id: int) -> GameRecord | None:
@@ -450,21 +438,15 @@ class Store:
         await self._write(
             [
                 (
-                    "UPDATE server_counts SET games = games - ?, bot_wins = bot_wins - ?,"
-                    " bot_losses = bot_losses - ?, draws = draws - ?,"
-                    " unfinished = unfinished - ? WHERE guild_id = ?",
-                    (*astuple(forgotten), guild_id),
-                ),
-                ("DELETE FROM player_counts WHERE guild_id = ? AND player_id = ?", where),
-                (
                     "UPDATE facts SET game_id = NULL WHERE guild_id = ? AND game_id IN"
                     " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?)",
                     (guild_id, *where),
                 ),
-                (
+                (  # a trigger takes each game off the counters
                     "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?",
                     (*where, RUNNING),
                 ),
+                ("DELETE FROM player_counts WHERE guild_id = ? AND player_id = ?", where),
                 ("UPDATE games SET ended_by = NULL WHERE guild_id = ? AND ended_by = ?", where),
                 (
                     "UPDATE trainings SET started_by = 0 WHERE guild_id = ? AND started_by = ?",

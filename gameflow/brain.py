@@ -215,7 +215,14 @@ class Brain:
                 for fact in result
                 if replace or current.outcome(fact.position) is None
             ]
+            after = BrainFigures.of(result)
             with busy_means_unchanged():
-                await self.store.add_facts(plan.guild_id, facts, replace=replace, now=self.clock())
+                await self.store.add_facts(
+                    plan.guild_id,
+                    facts,
+                    replace=replace,
+                    now=self.clock(),
+                    snapshot=after.snapshot(),
+                )
             self.memories.replace(plan.guild_id, result)
-            return BrainChange(BrainFigures.of(current), BrainFigures.of(result))
+            return BrainChange(BrainFigures.of(current), after)

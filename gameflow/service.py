@@ -135,7 +135,9 @@ class GameService:
     async def reset_memory(self, guild_id: int) -> int:
         async with self.memories.changing(guild_id):
             with busy_means_unchanged():
-                forgotten = await self.store.reset_memory(guild_id)
+                forgotten = await self.store.reset_memory(
+                    guild_id, snapshot=BrainFigures.of(Memory()).snapshot()
+                )
             self.memories.replace(guild_id, Memory())
         return forgotten
 
@@ -368,7 +370,8 @@ class GameService:
                     facts,
                     now=now,
                     ended_by=ended_by,
-                    snapshot=BrainFigures.of(memory).snapshot(),
+                    # the curve changes only when the memory does: a point per teaching game
+                    snapshot=BrainFigures.of(memory).snapshot() if lessons else None,
                 )
         self._games.pop(game.channel_id, None)
         return Turn(

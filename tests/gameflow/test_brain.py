@@ -7,7 +7,7 @@ import pytest
 
 import engine
 from engine import Memory
-from gameflow import GameError
+from gameflow import BrainFigures, GameError
 from gameflow.brain import read_memory_file
 from tests.gameflow.test_service import ALICE, CHANNEL, GUILD
 
@@ -68,3 +68,32 @@ def test_a_byte_order_mark_is_fine_and_other_encodings_are_named():
 def test_the_export_of_a_server_reads_back_as_the_same_memory():
     data = document_bytes(3000, seed=8)
     assert engine.export_memory(read_memory_file(data)) == json.loads(data)
+
+
+async def test_the_learning_curve_gets_a_point_whenever_what_the_bot_knows_changes(service):
+    async def game(cells):
+        await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+        for cell in cells:
+            turn = await service.move(CHANNEL, ALICE, cell)
+        return turn
+
+    taught = await game((1, 4, 7))  # the naive bot loses: lessons, so a point
+    assert taught.lessons
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    await service.resign(CHANNEL, ALICE)  # nothing learned: no point
+    await service.brain.apply_import(
+        await service.brain.plan_import(GUILD, document_bytes(), "merge")
+    )
+    await service.reset_memory(GUILD)
+    curve = await service.store.curve(GUILD)
+    assert [(p.games, p.lessons > 0, p.training) for p in curve] == [
+        (1, True, False),
+        (2, True, False),  # the import, after the second game
+        (2, False, False),  # the reset
+    ]
+    assert curve[0].lessons == len(taught.lessons)
+    empty = BrainFigures.of(Memory())
+    assert (curve[-1].beat_x, curve[-1].beat_o) == (
+        empty.ways_to_beat_as_x,
+        empty.ways_to_beat_as_o,
+    )

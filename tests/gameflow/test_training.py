@@ -34,6 +34,8 @@ async def test_a_training_saves_its_lessons_and_reports_before_and_after(service
     assert final.after.ways_to_beat_as_x == engine.analyse(memory, Mark.X).losing_lines == 0
     assert all(f.outcome.value == true_outcome(f.position) for f in memory)
     assert service.trainer.running(GUILD) is None
+    (point,) = await service.store.curve(GUILD)  # one point, at its end, marked training
+    assert point.training and (point.games, point.lessons, point.beat_x) == (0, len(memory), 0)
 
 
 @pytest.mark.parametrize("opponent", ["self", "teacher"])
