@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from gameflow import GameError, GameService, ImportPlan, TrainingProgress, TrainingRun
+from gameflow import GameError, GameService, ImportPlan, TrainingRun
 from gameflow.brain import check_file_size
 
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
@@ -267,11 +267,8 @@ class Admin(
         if run is None:
             return
         try:
-            start = TrainingProgress(
-                run.run_id, run.guild_id, opponent, games, 0, 0, 0.0, "running", run.before
-            )
             message_id = await answer(
-                interaction, embed=training_embed(start), view=cancel_view(run.run_id)
+                interaction, embed=training_embed(run.progress()), view=cancel_view(run.run_id)
             )
             await self.service.trainer.attach_message(run, message_id)
             run.start()

@@ -40,7 +40,7 @@ NEUTRAL = 0x99AAB5
 
 
 def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' * (count != 1)}"
+    return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
 def duration_text(seconds: float) -> str:

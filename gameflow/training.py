@@ -166,6 +166,10 @@ class TrainingRun:
         self._pending, self._unsaved = [], False
         if self._state != "running":
             self.stop()
+        return self.progress(after)
+
+    def progress(self, after: BrainFigures | None = None) -> TrainingProgress:
+        """The run as last saved (``after``: the figures at its end)."""
         return TrainingProgress(
             self.run_id,
             self.guild_id,
@@ -265,8 +269,7 @@ class Trainer:
                 "I'm training for other servers right now and have no core to spare. "
                 "Try again in a minute."
             )
-        await self.memories.get(guild_id)  # the worker starts from the current memory
-        before = BrainFigures.of(self.memories.cached(guild_id))
+        before = BrainFigures.of(await self.memories.get(guild_id))
         with busy_means_unchanged():
             run_id = await self.store.start_training(
                 guild_id, channel_id, admin_id, opponent, games, now=self.clock()

@@ -24,6 +24,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from bot import HOME, ConfigError, Settings, fail
+from cogs.render import plural
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameError, GameService, Turn
 from gameflow.training import MAX_GAMES, OPPONENTS, TrainingProgress
@@ -174,10 +175,6 @@ async def import_(service: GameService, server: int, path: Path, replace: bool, 
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage and a message
         self.exit(2, f"{self.prog}: {message}. See {self.prog} --help.\n")
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
 def parser() -> argparse.ArgumentParser:
