@@ -70,17 +70,10 @@ def test_the_export_of_a_server_reads_back_as_the_same_memory():
     assert engine.export_memory(read_memory_file(data)) == json.loads(data)
 
 
-async def test_the_learning_curve_gets_a_point_whenever_what_the_bot_knows_changes(service):
-    async def game(cells):
-        await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
-        for cell in cells:
-            turn = await service.move(CHANNEL, ALICE, cell)
-        return turn
-
-    taught = await game((1, 4, 7))  # the naive bot loses: lessons, so a point
-    assert taught.lessons
+async def test_imports_and_resets_add_points_to_the_learning_curve(service):
     await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
-    await service.resign(CHANNEL, ALICE)  # nothing learned: no point
+    for cell in (1, 4, 7):  # the naive bot loses: counted, with its lessons
+        await service.move(CHANNEL, ALICE, cell)
     await service.brain.apply_import(
         await service.brain.plan_import(GUILD, document_bytes(), "merge")
     )
@@ -88,12 +81,12 @@ async def test_the_learning_curve_gets_a_point_whenever_what_the_bot_knows_chang
     curve = await service.store.curve(GUILD)
     assert [(p.games, p.lessons > 0, p.training) for p in curve] == [
         (1, True, False),
-        (2, True, False),  # the import, after the second game
-        (2, False, False),  # the reset
+        (1, False, False),
     ]
-    assert curve[0].lessons == len(taught.lessons)
     empty = BrainFigures.of(Memory())
-    assert (curve[-1].beat_x, curve[-1].beat_o) == (
+    assert (curve[-1].lessons, curve[-1].beat_x, curve[-1].beat_o) == (
+        0,
         empty.ways_to_beat_as_x,
         empty.ways_to_beat_as_o,
     )
+    assert (await service.brain.figures(GUILD)).lessons == 0
