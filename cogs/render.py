@@ -15,6 +15,7 @@ from gameflow import (
     Game,
     GuildSettings,
     Record,
+    Standing,
     Stats,
     TrainingProgress,
     TrainingRecord,
@@ -362,4 +363,42 @@ def brain_embed(view: BrainView, title: str) -> discord.Embed:
         colour=NEUTRAL,
     )
     embed.set_footer(text="Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom.")
+    return embed
+
+
+LEADERBOARD_TITLES = {
+    "lessons": "lessons taught",
+    "wins": "wins against me",
+    "games": "games played",
+}
+
+
+def standing_line(row: Standing, by: str) -> str:
+    figures = {
+        "lessons": plural(row.lessons, "lesson"),
+        "wins": plural(row.wins, "win"),
+        "games": plural(row.games, "game"),
+    }
+    first = figures.pop(by)
+    return f"**{row.place}.** <@{row.player_id}>: **{first}** · {' · '.join(figures.values())}"
+
+
+def leaderboard_embed(
+    top: list[Standing], own: Standing | None, by: str, guild_name: str, player_id: int
+) -> discord.Embed:
+    """The top 10, and the caller's own line below when they are not in it. Members are
+    shown as mentions (names, for whoever can see them), and nobody is pinged."""
+    lines = [standing_line(row, by) for row in top] or [
+        "Nobody yet. Play `/ttt play`: every game I lose teaches me something."
+    ]
+    if own is not None and all(row.player_id != player_id for row in top):
+        lines += ["…", standing_line(own, by)]
+    elif own is None:
+        lines += ["", f"You are not on it yet: no {LEADERBOARD_TITLES[by]} so far."]
+    embed = discord.Embed(
+        title=f"🏆 {guild_name}: {LEADERBOARD_TITLES[by]}",
+        description="\n".join(lines),
+        colour=NEUTRAL,
+    )
+    embed.set_footer(text="Ties go to whoever got there first.")
     return embed

@@ -19,6 +19,7 @@ from .render import (
     board_view,
     brain_embed,
     duration_text,
+    leaderboard_embed,
     plural,
     record_text,
     stats_embed,
@@ -162,6 +163,17 @@ class TicTacToe(
             return
         view = await self.service.brain.view(interaction.guild_id, played)
         await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
+
+    @app_commands.command(description="Who taught me most in this server, or beat me most")
+    @app_commands.describe(by="lessons taught (the default), wins against me, or games played")
+    async def leaderboard(
+        self, interaction: discord.Interaction, by: Literal["lessons", "wins", "games"] = "lessons"
+    ) -> None:
+        top, own = await self.service.leaderboard(interaction.guild_id, interaction.user.id, by)
+        await interaction.response.send_message(
+            embed=leaderboard_embed(top, own, by, interaction.guild.name, interaction.user.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(description="This server's record against me, and yours")
     async def stats(self, interaction: discord.Interaction) -> None:

@@ -17,6 +17,7 @@ from .store import (
     GuildSettings,
     Record,
     Snapshot,
+    Standing,
     Store,
     TrainingRecord,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "SchemaTooNewError",
     "Snapshot",
     "StaleGameError",
+    "Standing",
     "Store",
     "StoreBusyError",
     "StoreError",

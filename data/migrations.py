@@ -109,7 +109,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         draws      INTEGER NOT NULL,
         unfinished INTEGER NOT NULL,
         lessons    INTEGER NOT NULL,  -- facts first learned from their games
-        first_at   REAL    NOT NULL,  -- when their first game ended: breaks ties
+        -- when each figure last grew: on the leaderboard, who got there first ranks first
+        games_at   REAL    NOT NULL,
+        wins_at    REAL    NOT NULL,
+        lessons_at REAL    NOT NULL,
         PRIMARY KEY (guild_id, player_id)
     ) WITHOUT ROWID""",
         """
@@ -121,7 +124,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     INSERT INTO player_counts
     SELECT guild_id, player_id, COUNT(*), SUM(result IN ('bot_won', 'resigned')),
            SUM(result = 'player_won'), SUM(result = 'draw'), SUM(result = 'abandoned'),
-           0, MIN(COALESCE(ended_at, updated_at))
+           0, MAX(COALESCE(ended_at, updated_at)),
+           COALESCE(MAX(CASE WHEN result = 'player_won' THEN ended_at END), 0), 0
     FROM games WHERE result != 'running' GROUP BY guild_id, player_id""",
         # The counters follow the games table inside the very statement that changes it:
         # no extra round trip per game, and no way for a write to miss them.
@@ -139,11 +143,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         INSERT INTO player_counts VALUES (
             NEW.guild_id, NEW.player_id, 1, NEW.result IN ('bot_won', 'resigned'),
             NEW.result = 'player_won', NEW.result = 'draw', NEW.result = 'abandoned', 0,
-            COALESCE(NEW.ended_at, NEW.updated_at))
+            NEW.ended_at, CASE WHEN NEW.result = 'player_won' THEN NEW.ended_at ELSE 0 END, 0)
         ON CONFLICT (guild_id, player_id) DO UPDATE SET
             games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
             bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
-            unfinished = unfinished + excluded.unfinished;
+            unfinished = unfinished + excluded.unfinished, games_at = excluded.games_at,
+            wins_at = CASE WHEN excluded.bot_losses THEN excluded.wins_at ELSE wins_at END;
         INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o)
         SELECT NEW.guild_id, games, NEW.lessons_after, NEW.beat_x_after, NEW.beat_o_after
         FROM server_counts WHERE guild_id = NEW.guild_id AND NEW.lessons_after IS NOT NULL;
@@ -169,7 +174,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """
     CREATE TRIGGER credit_a_lesson AFTER INSERT ON facts WHEN NEW.game_id IS NOT NULL
     BEGIN
-        UPDATE player_counts SET lessons = lessons + 1
+        UPDATE player_counts SET lessons = lessons + 1, lessons_at = NEW.learned_at
         WHERE (guild_id, player_id)
             = (SELECT guild_id, player_id FROM games WHERE id = NEW.game_id);
     END""",

@@ -86,6 +86,25 @@ def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> t
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's line on a server's leaderboard."""
+
+    player_id: int
+    lessons: int  # facts first learned from their games
+    wins: int  # games they won against the bot
+    games: int
+    place: int
+
+
+# what each leaderboard ranks by, and when that figure last grew (earlier ranks first)
+LEADERBOARD_ORDERS = {
+    "lessons": ("lessons", "lessons_at"),
+    "wins": ("bot_losses", "wins_at"),
+    "games": ("games", "games_at"),
+}
+
+
+@dataclass(frozen=True, slots=True)
 class TrainingRecord:
     id: int
     guild_id: int
@@ -412,6 +431,29 @@ class Store:
                 (guild_id, player_id),
             )
         return Record(*rows[0]) if rows else Record()
+
+    async def leaderboard(
+        self, guild_id: int, by: str, *, top: int = 10, player_id: int | None = None
+    ) -> tuple[list[Standing], Standing | None]:
+        """The ``top`` players of a server by ``by`` (lessons, wins or games; ties go to
+        who got there first), and ``player_id``'s own standing, if they have any."""
+        figure, reached = LEADERBOARD_ORDERS[by]
+        ranked = (
+            "SELECT player_id, lessons, bot_losses, games, RANK() OVER (ORDER BY"
+            f" {figure} DESC, {reached}, player_id) AS place FROM player_counts"
+            f" WHERE guild_id = ? AND {figure} > 0"
+        )
+        rows = await run(
+            self._db, f"SELECT * FROM ({ranked}) WHERE place <= ? ORDER BY place", (guild_id, top)
+        )
+        standings = [Standing(*row) for row in rows]
+        own = None
+        if player_id is not None:
+            mine = await run(
+                self._db, f"SELECT * FROM ({ranked}) WHERE player_id = ?", (guild_id, player_id)
+            )
+            own = Standing(*mine[0]) if mine else None
+        return standings, own
 
     async def curve(self, guild_id: int, *, points: int = 500) -> list[CurvePoint]:
         """The learning curve, at most about ``points`` long however long the history:

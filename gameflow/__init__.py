@@ -1,6 +1,6 @@
 """The game flow: a move, the bot's reply, learning and storing, in one place, without Discord."""
 
-from data import Record, TrainingRecord
+from data import Record, Standing, TrainingRecord
 
 from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, parse_moves
 from .errors import GameError
@@ -20,6 +20,7 @@ __all__ = [
     "ImportPlan",
     "Record",
     "ServerSettings",
+    "Standing",
     "Stats",
     "Trainer",
     "TrainingProgress",

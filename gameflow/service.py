@@ -14,7 +14,8 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 
 import engine
-from data import ChannelBusyError, GameRecord, Record, StaleGameError, Store
+from data import ChannelBusyError, GameRecord, Record, StaleGameError, Standing, Store
+from data.store import LEADERBOARD_ORDERS
 from engine import Board, Lesson, Mark, Memory
 
 from .brain import Brain, BrainFigures
@@ -307,6 +308,14 @@ class GameService:
     async def record(self, guild_id: int, player_id: int | None = None) -> Record:
         """How this server's (or one player's) finished games against the bot went."""
         return await self.store.record(guild_id, player_id)
+
+    async def leaderboard(
+        self, guild_id: int, player_id: int, by: str = "lessons"
+    ) -> tuple[list[Standing], Standing | None]:
+        """The top 10 by ``by`` and the caller's own standing (``None`` if not ranked)."""
+        if by not in LEADERBOARD_ORDERS:
+            raise GameError(f"Rank by {', '.join(LEADERBOARD_ORDERS)}, not {by!r}.")
+        return await self.store.leaderboard(guild_id, by, player_id=player_id)
 
     async def stats(self, guild_id: int, player_id: int) -> Stats:
         memory = await self.memory(guild_id)

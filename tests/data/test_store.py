@@ -222,3 +222,35 @@ async def test_the_learning_curve_is_bounded_and_keeps_its_ends(store):
     assert (curve[0].games, curve[0].lessons) == (1, 1)
     assert (curve[-1].games, curve[-1].lessons, curve[-1].beat_x) == (1200, 1200, 0)
     assert [p.games for p in curve] == sorted(p.games for p in curve)
+
+
+def distinct_positions():
+    from engine.rules import CANON, EMPTIES, WINNER, code_to_string
+
+    for code in sorted(set(CANON)):
+        if code > 0 and EMPTIES[code] and not WINNER[code]:
+            yield code_to_string(code)
+
+
+async def test_the_leaderboard_ranks_by_each_figure_and_ties_go_to_who_got_there_first(store):
+    positions = distinct_positions()
+
+    async def game(player, result, lessons, at):
+        g = await store.start_game(1, 100 + player, player, "O", [], now=at)
+        facts = [(next(positions), "loss") for _ in range(lessons)]
+        await store.finish_game(g.id, 1, [], [4], result, facts, now=at)
+
+    for player in range(1, 13):  # player n teaches n lessons at time n
+        await game(player, "bot_won", player, float(player))
+    await game(20, "player_won", 12, 50.0)  # ties player 12 on lessons, but later
+    await game(3, "player_won", 0, 60.0)
+    await game(5, "player_won", 0, 55.0)  # 20, then 5, then 3 reached one win
+    top, own = await store.leaderboard(1, "lessons", player_id=1)
+    assert [row.player_id for row in top] == [12, 20, 11, 10, 9, 8, 7, 6, 5, 4]
+    assert [row.place for row in top] == list(range(1, 11))
+    assert (own.player_id, own.place, own.lessons) == (1, 13, 1)
+    top, own = await store.leaderboard(1, "wins", player_id=1)
+    assert [(row.player_id, row.wins) for row in top] == [(20, 1), (5, 1), (3, 1)]
+    assert own is None  # no wins: not ranked by wins
+    top, _ = await store.leaderboard(1, "games")
+    assert [row.player_id for row in top][:2] == [5, 3]  # 2 games each; 5 got there first
