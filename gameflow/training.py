@@ -158,12 +158,10 @@ class TrainingRun:
         if not (arrived or self._unsaved):
             return None
         try:
-            saved, after = await self._save(self._pending, self._played, self._learned, self._state)
+            after = await self._save()
         except StoreBusyError:
             self._unsaved = True  # kept: saved at a later call
             return None
-        self._learned += saved
-        self._pending, self._unsaved = [], False
         if self._state != "running":
             self.stop()
         return self.progress(after)
@@ -200,33 +198,29 @@ class TrainingRun:
                 reports.append(("gone", 0, None, 0.0))
         return reports
 
-    async def _save(
-        self, facts: list[tuple[str, str]], played: int, learned: int, state: State
-    ) -> tuple[int, BrainFigures | None]:
-        """Merge and commit; return how many facts were new, and the figures at the end."""
-        memories = self.trainer.memories
-        async with memories.changing(self.guild_id) as memory:
-            new = [(p, o) for p, o in dict(facts).items() if memory.outcome(p) is None]
-            after = None
-            if state != "running":  # the end: the learning curve gets a point, marked training
-                merged = memory.copy()
-                for position, outcome in new:
-                    merged.add(position, outcome)
-                after = BrainFigures.of(merged)
+    async def _save(self) -> BrainFigures | None:
+        """Merge the pending facts and commit them with the progress; return the figures
+        if the run has ended."""
+        async with self.trainer.memories.changing(self.guild_id) as memory:
+            new = [(p, o) for p, o in dict(self._pending).items() if memory.outcome(p) is None]
+            for position, outcome in new:  # if the commit fails, `changing` drops the cache
+                memory.add(position, outcome)
+            # the end: the learning curve gets a point, marked training
+            after = BrainFigures.of(memory) if self._state != "running" else None
             await self.trainer.store.save_training(
                 self.run_id,
                 self.guild_id,
                 new,
-                played=played,
-                learned=learned + len(new),
-                status=state,
+                played=self._played,
+                learned=self._learned + len(new),
+                status=self._state,
                 now=self.trainer.clock(),
                 ended_by=self.cancelled_by,
                 snapshot=after.snapshot() if after else None,
             )
-            for position, outcome in new:
-                memory.add(position, outcome)
-            return len(new), after
+        self._learned += len(new)
+        self._pending, self._unsaved = [], False
+        return after
 
 
 class Trainer:
