@@ -26,7 +26,7 @@ from dotenv import load_dotenv
 from bot import HOME, ConfigError, Settings, fail
 from cogs.render import plural
 from data import SchemaTooNewError, Store, StoreOpenError
-from gameflow import GameError, GameService, Turn
+from gameflow import BrainFigures, GameError, GameService, Turn
 from gameflow.training import MAX_GAMES, OPPONENTS, TrainingProgress
 
 PLAYER = 0  # the person at the terminal
@@ -106,6 +106,14 @@ def progress_line(p: TrainingProgress) -> str:
     )
 
 
+def change_text(before: BrainFigures, after: BrainFigures) -> str:
+    return (
+        f"lessons {before.lessons:,} → {after.lessons:,}; ways to beat me as X "
+        f"{before.ways_to_beat_as_x:,} → {after.ways_to_beat_as_x:,}, as O "
+        f"{before.ways_to_beat_as_o:,} → {after.ways_to_beat_as_o:,}"
+    )
+
+
 async def train(service: GameService, server: int, opponent: str, games: int) -> int:
     run = await service.trainer.start(server, channel_of(server), PLAYER, opponent, games)
     progress = None
@@ -117,12 +125,7 @@ async def train(service: GameService, server: int, opponent: str, games: int) ->
         print("\nCancelled: the lessons shown were saved.")
         return 1
     print()
-    before, after = progress.before, progress.after
-    print(
-        f"Lessons {before.lessons:,} → {after.lessons:,}; ways to beat me as X "
-        f"{before.ways_to_beat_as_x:,} → {after.ways_to_beat_as_x:,}, as O "
-        f"{before.ways_to_beat_as_o:,} → {after.ways_to_beat_as_o:,}."
-    )
+    print(f"Done: {change_text(progress.before, progress.after)}.")
     return 0
 
 
@@ -154,10 +157,8 @@ async def import_(service: GameService, server: int, path: Path, replace: bool, 
         raise GameError(f"Cannot read {path}: {error.strerror or error}.") from None
     plan = await service.brain.plan_import(server, data, "replace" if replace else "merge")
     print(
-        f"{plan.new:,} new lessons, {plan.known:,} known already; lessons "
-        f"{plan.before.lessons:,} → {plan.after.lessons:,}; ways to beat me as X "
-        f"{plan.before.ways_to_beat_as_x:,} → {plan.after.ways_to_beat_as_x:,}, as O "
-        f"{plan.before.ways_to_beat_as_o:,} → {plan.after.ways_to_beat_as_o:,}."
+        f"{plan.new:,} new lessons, {plan.known:,} known already; "
+        f"{change_text(plan.before, plan.after)}."
     )
     if not yes:
         try:
