@@ -179,6 +179,137 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             = (SELECT guild_id, player_id FROM games WHERE id = NEW.game_id);
     END""",
     ),
+    (
+        # Games between members: the player's opponent is a member, not the bot. They play
+        # bot_mark (the mark of the player's opponent, whoever that is); NULL: the bot
+        "ALTER TABLE games ADD COLUMN opponent_id INTEGER",
+        # Invitations to play, one per channel, answered with buttons within their time
+        """
+    CREATE TABLE challenges (
+        -- never reused: an old invitation's buttons must not answer a newer one
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL UNIQUE,
+        challenger_id INTEGER NOT NULL,
+        opponent_id   INTEGER,            -- NULL: open to any member
+        first         TEXT    NOT NULL CHECK (first IN ('me', 'them', 'random')),
+        message_id    INTEGER,
+        expires_at    REAL    NOT NULL
+    )""",
+        # the record of games between members, next to the record against the bot
+        "ALTER TABLE server_counts ADD COLUMN member_games INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE server_counts ADD COLUMN member_decided INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE server_counts ADD COLUMN member_draws INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE server_counts ADD COLUMN member_unfinished INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE player_counts ADD COLUMN member_games INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE player_counts ADD COLUMN member_wins INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE player_counts ADD COLUMN member_losses INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE player_counts ADD COLUMN member_draws INTEGER NOT NULL DEFAULT 0",
+        "DROP TRIGGER count_a_finished_game",
+        """
+    CREATE TRIGGER count_a_game_against_the_bot AFTER UPDATE OF result ON games
+    WHEN OLD.result = 'running' AND NEW.result != 'running' AND NEW.opponent_id IS NULL
+    BEGIN
+        INSERT INTO server_counts (guild_id, games, bot_wins, bot_losses, draws, unfinished)
+        VALUES (
+            NEW.guild_id, 1, NEW.result IN ('bot_won', 'resigned'), NEW.result = 'player_won',
+            NEW.result = 'draw', NEW.result = 'abandoned')
+        ON CONFLICT (guild_id) DO UPDATE SET
+            games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
+            bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
+            unfinished = unfinished + excluded.unfinished;
+        INSERT INTO player_counts (guild_id, player_id, games, bot_wins, bot_losses, draws,
+            unfinished, lessons, games_at, wins_at, lessons_at)
+        VALUES (
+            NEW.guild_id, NEW.player_id, 1, NEW.result IN ('bot_won', 'resigned'),
+            NEW.result = 'player_won', NEW.result = 'draw', NEW.result = 'abandoned', 0,
+            NEW.ended_at, CASE WHEN NEW.result = 'player_won' THEN NEW.ended_at ELSE 0 END, 0)
+        ON CONFLICT (guild_id, player_id) DO UPDATE SET
+            games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
+            bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
+            unfinished = unfinished + excluded.unfinished, games_at = excluded.games_at,
+            wins_at = CASE WHEN excluded.bot_losses THEN excluded.wins_at ELSE wins_at END;
+        INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o)
+        SELECT NEW.guild_id, games + member_games, NEW.lessons_after, NEW.beat_x_after,
+               NEW.beat_o_after
+        FROM server_counts WHERE guild_id = NEW.guild_id AND NEW.lessons_after IS NOT NULL;
+    END""",
+        # A member game's winner: the player, the opponent, or whoever did not resign
+        """
+    CREATE TRIGGER count_a_game_between_members AFTER UPDATE OF result ON games
+    WHEN OLD.result = 'running' AND NEW.result != 'running' AND NEW.opponent_id IS NOT NULL
+    BEGIN
+        INSERT INTO server_counts (guild_id, games, bot_wins, bot_losses, draws, unfinished,
+            member_games, member_decided, member_draws, member_unfinished)
+        VALUES (
+            NEW.guild_id, 0, 0, 0, 0, 0, 1,
+            NEW.result IN ('player_won', 'opponent_won', 'resigned'), NEW.result = 'draw',
+            NEW.result = 'abandoned')
+        ON CONFLICT (guild_id) DO UPDATE SET
+            member_games = member_games + 1,
+            member_decided = member_decided + excluded.member_decided,
+            member_draws = member_draws + excluded.member_draws,
+            member_unfinished = member_unfinished + excluded.member_unfinished;
+        INSERT INTO player_counts (guild_id, player_id, games, bot_wins, bot_losses, draws,
+            unfinished, lessons, games_at, wins_at, lessons_at, member_games, member_wins,
+            member_losses, member_draws)
+        SELECT NEW.guild_id, me, 0, 0, 0, 0, 0, 0, NEW.ended_at, 0, 0, 1,
+               COALESCE(me = winner, 0), COALESCE(me != winner, 0), NEW.result = 'draw'
+        FROM (SELECT NEW.player_id AS me UNION ALL SELECT NEW.opponent_id),
+             (SELECT CASE NEW.result
+                 WHEN 'player_won' THEN NEW.player_id
+                 WHEN 'opponent_won' THEN NEW.opponent_id
+                 WHEN 'resigned' THEN CASE WHEN NEW.ended_by = NEW.player_id
+                     THEN NEW.opponent_id ELSE NEW.player_id END
+              END AS winner)
+        WHERE true
+        ON CONFLICT (guild_id, player_id) DO UPDATE SET
+            member_games = member_games + 1, member_wins = member_wins + excluded.member_wins,
+            member_losses = member_losses + excluded.member_losses,
+            member_draws = member_draws + excluded.member_draws, games_at = excluded.games_at;
+        INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o)
+        SELECT NEW.guild_id, games + member_games, NEW.lessons_after, NEW.beat_x_after,
+               NEW.beat_o_after
+        FROM server_counts WHERE guild_id = NEW.guild_id AND NEW.lessons_after IS NOT NULL;
+    END""",
+        # Only games against the bot are ever deleted (forget-me); a member who asks to be
+        # forgotten is taken out of games between members instead, which keep counting
+        # for the other player.
+        "DROP TRIGGER uncount_a_deleted_game",
+        """
+    CREATE TRIGGER uncount_a_deleted_game AFTER DELETE ON games
+    WHEN OLD.result != 'running' AND OLD.opponent_id IS NULL
+    BEGIN
+        UPDATE server_counts SET
+            games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
+            bot_losses = bot_losses - (OLD.result = 'player_won'),
+            draws = draws - (OLD.result = 'draw'),
+            unfinished = unfinished - (OLD.result = 'abandoned')
+        WHERE guild_id = OLD.guild_id;
+        UPDATE player_counts SET
+            games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
+            bot_losses = bot_losses - (OLD.result = 'player_won'),
+            draws = draws - (OLD.result = 'draw'),
+            unfinished = unfinished - (OLD.result = 'abandoned')
+        WHERE guild_id = OLD.guild_id AND player_id = OLD.player_id;
+    END""",
+        """
+    CREATE TRIGGER refuse_to_delete_a_game_between_members BEFORE DELETE ON games
+    WHEN OLD.result != 'running' AND OLD.opponent_id IS NOT NULL
+    BEGIN
+        SELECT RAISE(ABORT, 'a finished game between members is never deleted');
+    END""",
+        # a lesson from a game between members credits both of its players
+        "DROP TRIGGER credit_a_lesson",
+        """
+    CREATE TRIGGER credit_a_lesson AFTER INSERT ON facts WHEN NEW.game_id IS NOT NULL
+    BEGIN
+        UPDATE player_counts SET lessons = lessons + 1, lessons_at = NEW.learned_at
+        WHERE guild_id = NEW.guild_id AND player_id IN (
+            SELECT player_id FROM games WHERE id = NEW.game_id
+            UNION SELECT opponent_id FROM games WHERE id = NEW.game_id);
+    END""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -225,8 +356,10 @@ async def run_in_transaction(
     statements: Iterable[tuple[str, Sequence]],
     *,
     require_row: bool = False,
+    rows_of: int = 0,
 ) -> list:
-    """All of the statements land, or none. Returns the rows of the first one.
+    """All of the statements land, or none. Returns the rows of the first one (or of
+    the one at index ``rows_of``).
 
     With ``require_row``, the first statement must return a row (a guarded
     ``UPDATE … RETURNING``); if it returns none, everything is rolled back and
@@ -244,10 +377,13 @@ async def run_in_transaction(
         first = await run(db, *statements[0])
         if require_row and not first:
             raise StaleGameError("the game changed since it was read; nothing was written")
-        for sql, params in statements[1:]:
-            await run(db, sql, params)
+        wanted = first
+        for index, (sql, params) in enumerate(statements[1:], 1):
+            rows = await run(db, sql, params)
+            if index == rows_of:
+                wanted = rows
     except BaseException:
         await run(db, "ROLLBACK")
         raise
     await run(db, "COMMIT")
-    return first
+    return wanted

@@ -17,13 +17,15 @@ from pathlib import Path
 
 import aiosqlite
 
-from .errors import SchemaTooNewError, StoreBusyError, StoreOpenError
+from .errors import SchemaTooNewError, StaleGameError, StoreBusyError, StoreOpenError
 from .migrations import Rows, migrate, run, run_in_transaction
 
 RUNNING = "running"
 SYNCHRONOUS = "NORMAL"
-# How a game ended, from the bot's side of the board
-RESULTS = ("player_won", "bot_won", "draw", "resigned", "abandoned")
+# How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
+# between members (the player's opponent won); a resignation in a game between members
+# names who resigned in ended_by.
+RESULTS = ("player_won", "bot_won", "opponent_won", "draw", "resigned", "abandoned")
 
 
 # How long a write waits for another connection's lock. One connection serves every
@@ -52,7 +54,27 @@ class GameRecord:
     message_id: int | None
     started_at: float
     updated_at: float
-    ended_by: int | None = None  # the moderator who ended it by hand
+    ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
+    opponent_id: int | None = None  # a member who plays bot_mark; None: the bot
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """An invitation to a game between members, waiting for an answer."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int | None  # None: open to any member
+    first: str  # who moves first: "me" (the challenger), "them" or "random"
+    message_id: int | None
+    expires_at: float
+
+
+_CHALLENGE_COLUMNS = (
+    "id, guild_id, channel_id, challenger_id, opponent_id, first, message_id, expires_at"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +101,8 @@ _COUNT_COLUMNS = "games, bot_wins, bot_losses, draws, unfinished"
 def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> tuple:
     return (
         "INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o, training)"
-        " SELECT ?, COALESCE((SELECT games FROM server_counts WHERE guild_id = ?), 0),"
+        " SELECT ?, COALESCE((SELECT games + member_games FROM server_counts"
+        " WHERE guild_id = ?), 0),"
         " ?, ?, ?, ?",
         (guild_id, guild_id, snapshot.lessons, snapshot.beat_x, snapshot.beat_o, int(training)),
     )
@@ -92,7 +115,7 @@ class Standing:
     player_id: int
     lessons: int  # facts first learned from their games
     wins: int  # games they won against the bot
-    games: int
+    games: int  # against the bot or between members
     place: int
 
 
@@ -100,7 +123,7 @@ class Standing:
 LEADERBOARD_ORDERS = {
     "lessons": ("lessons", "lessons_at"),
     "wins": ("bot_losses", "wins_at"),
-    "games": ("games", "games_at"),
+    "games": ("games + member_games", "games_at"),
 }
 
 
@@ -144,9 +167,21 @@ class Record:
     unfinished: int = 0  # resigned games count as bot wins; abandoned ones only here
 
 
+@dataclass(frozen=True, slots=True)
+class MemberRecord:
+    """Games between members. For a whole server, ``won`` and ``lost`` both count the
+    games someone won (on the board or by the other's resignation)."""
+
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+    unfinished: int = 0  # abandoned
+
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id, "
-    "started_at, updated_at, ended_by"
+    "started_at, updated_at, ended_by, opponent_id"
 )
 
 
@@ -163,11 +198,38 @@ def _game(row: Sequence) -> GameRecord:
         row[8],
         row[9],
         row[10],
+        row[11],
     )
 
 
 def _moves_text(moves: Iterable[int]) -> str:
     return "".join(str(c) for c in moves)
+
+
+def _start(
+    guild_id: int,
+    channel_id: int,
+    player_id: int,
+    bot_mark: str,
+    moves: Sequence[int],
+    now: float,
+    opponent_id: int | None,
+) -> tuple:
+    return (
+        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves, result,"
+        " started_at, updated_at, opponent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            player_id,
+            bot_mark,
+            _moves_text(moves),
+            RUNNING,
+            now,
+            now,
+            opponent_id,
+        ),
+    )
 
 
 class Store:
@@ -216,7 +278,11 @@ class Store:
         await self._db.close()
 
     async def _write(
-        self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool = False
+        self,
+        statements: Iterable[tuple[str, Sequence]],
+        *,
+        guarded: bool = False,
+        rows_of: int = 0,
     ) -> list:
         """Run statements in one transaction: all of them land, or none.
 
@@ -226,7 +292,9 @@ class Store:
         """
         async with self._write_lock:
             try:
-                return await run_in_transaction(self._db, statements, require_row=guarded)
+                return await run_in_transaction(
+                    self._db, statements, require_row=guarded, rows_of=rows_of
+                )
             except sqlite3.OperationalError as error:
                 if _is_busy(error):
                     raise StoreBusyError(
@@ -291,25 +359,12 @@ class Store:
         moves: Sequence[int],
         *,
         now: float,
+        opponent_id: int | None = None,
     ) -> GameRecord:
+        """Start a game against the bot, or (with ``opponent_id``) between members."""
         try:
             await self._write(
-                [
-                    (
-                        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
-                        " result, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            guild_id,
-                            channel_id,
-                            player_id,
-                            bot_mark,
-                            _moves_text(moves),
-                            RUNNING,
-                            now,
-                            now,
-                        ),
-                    )
-                ]
+                [_start(guild_id, channel_id, player_id, bot_mark, moves, now, opponent_id)]
             )
         except aiosqlite.IntegrityError:
             running = await self.running_game(channel_id)
@@ -432,6 +487,25 @@ class Store:
             )
         return Record(*rows[0]) if rows else Record()
 
+    async def member_record(self, guild_id: int, player_id: int | None = None) -> MemberRecord:
+        """Finished games between members, from the counters."""
+        if player_id is None:
+            rows = await run(
+                self._db,
+                "SELECT member_games, member_decided, member_decided, member_draws,"
+                " member_unfinished FROM server_counts WHERE guild_id = ?",
+                (guild_id,),
+            )
+        else:
+            rows = await run(
+                self._db,
+                "SELECT member_games, member_wins, member_losses, member_draws,"
+                " member_games - member_wins - member_losses - member_draws"
+                " FROM player_counts WHERE guild_id = ? AND player_id = ?",
+                (guild_id, player_id),
+            )
+        return MemberRecord(*rows[0]) if rows else MemberRecord()
+
     async def leaderboard(
         self, guild_id: int, by: str, *, top: int = 10, player_id: int | None = None
     ) -> tuple[list[Standing], Standing | None]:
@@ -439,7 +513,7 @@ class Store:
         who got there first), and ``player_id``'s own standing, if they have any."""
         figure, reached = LEADERBOARD_ORDERS[by]
         ranked = (
-            "SELECT player_id, lessons, bot_losses, games, RANK() OVER (ORDER BY"
+            "SELECT player_id, lessons, bot_losses, games + member_games, RANK() OVER (ORDER BY"
             f" {figure} DESC, {reached}, player_id) AS place FROM player_counts"
             f" WHERE guild_id = ? AND {figure} > 0"
         )
@@ -471,21 +545,38 @@ class Store:
         )
         return [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
 
-    async def forget_player(self, guild_id: int, player_id: int) -> Record:
-        """Delete a player's finished games in a server, and their name wherever else it
-        stands there (as the moderator who ended a game, or who started or cancelled a
-        training); return what their games counted for."""
-        forgotten = await self.record(guild_id, player_id)
+    async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        """Delete a player's finished games against the bot in a server, take them out of
+        their finished games with other members (which stay the other member's: the
+        player becomes member 0, nobody), and remove their name wherever else it stands
+        there (as the moderator who ended a game, or who started or cancelled a training).
+        Return what their games counted for."""
+        forgotten = (
+            await self.record(guild_id, player_id),
+            await self.member_record(guild_id, player_id),
+        )
         where = (guild_id, player_id)
         await self._write(
             [
                 (
                     "UPDATE facts SET game_id = NULL WHERE guild_id = ? AND game_id IN"
-                    " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?)",
+                    " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?"
+                    " AND opponent_id IS NULL)",
                     (guild_id, *where),
                 ),
                 (  # a trigger takes each game off the counters
-                    "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?",
+                    "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?"
+                    " AND opponent_id IS NULL",
+                    (*where, RUNNING),
+                ),
+                (
+                    "UPDATE games SET player_id = 0 WHERE guild_id = ? AND player_id = ?"
+                    " AND result != ?",
+                    (*where, RUNNING),
+                ),
+                (
+                    "UPDATE games SET opponent_id = 0 WHERE guild_id = ? AND opponent_id = ?"
+                    " AND result != ?",
                     (*where, RUNNING),
                 ),
                 ("DELETE FROM player_counts WHERE guild_id = ? AND player_id = ?", where),
@@ -498,6 +589,104 @@ class Store:
             ]
         )
         return forgotten
+
+    # --- challenges ---------------------------------------------------------------
+    async def open_challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        first: str,
+        *,
+        now: float,
+        expires_at: float,
+    ) -> ChallengeRecord | None:
+        """Store an invitation, unless the channel has a game or a live invitation (then
+        ``None``). An expired invitation left in the channel gives way."""
+        rows = await self._write(
+            [
+                (
+                    "DELETE FROM challenges WHERE channel_id = ? AND expires_at <= ?",
+                    (channel_id, now),
+                ),
+                (
+                    f"INSERT INTO challenges ({_CHALLENGE_COLUMNS})"
+                    " SELECT NULL, ?, ?, ?, ?, ?, NULL, ? WHERE NOT EXISTS"
+                    " (SELECT 1 FROM games WHERE channel_id = ? AND result = ?)"
+                    " ON CONFLICT (channel_id) DO NOTHING"
+                    f" RETURNING {_CHALLENGE_COLUMNS}",
+                    (
+                        guild_id,
+                        channel_id,
+                        challenger_id,
+                        opponent_id,
+                        first,
+                        expires_at,
+                        channel_id,
+                        RUNNING,
+                    ),
+                ),
+            ],
+            rows_of=1,
+        )
+        return ChallengeRecord(*rows[0]) if rows else None
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self._write(
+            [("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))]
+        )
+
+    async def close_challenge(self, challenge_id: int) -> bool:
+        """Take an invitation away (declined, withdrawn or expired); ``False`` if it was
+        already gone (answered elsewhere)."""
+        rows = await self._write(
+            [("DELETE FROM challenges WHERE id = ? RETURNING id", (challenge_id,))]
+        )
+        return bool(rows)
+
+    async def accept_challenge(
+        self,
+        challenge_id: int,
+        player_id: int,
+        opponent_id: int,
+        opponent_mark: str,
+        *,
+        now: float,
+    ) -> GameRecord:
+        """Turn a live invitation into a running game, in one transaction. Raises
+        :class:`StaleGameError` if it was answered, withdrawn or expired meanwhile."""
+        try:
+            ((game_id,),) = await self._write(
+                [
+                    (
+                        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
+                        " result, started_at, updated_at, opponent_id)"
+                        " SELECT guild_id, channel_id, ?, ?, '', ?, ?, ?, ? FROM challenges"
+                        " WHERE id = ? AND expires_at > ? RETURNING id",
+                        (
+                            player_id,
+                            opponent_mark,
+                            RUNNING,
+                            now,
+                            now,
+                            opponent_id,
+                            challenge_id,
+                            now,
+                        ),
+                    ),
+                    ("DELETE FROM challenges WHERE id = ?", (challenge_id,)),
+                ],
+                guarded=True,
+            )
+        except StaleGameError:
+            raise StaleGameError("the challenge was answered or expired meanwhile") from None
+        rows = await run(self._db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0])
+
+    async def pending_challenges(self) -> list[ChallengeRecord]:
+        rows = await run(self._db, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges ORDER BY id")
+        return [ChallengeRecord(*row) for row in rows]
 
     # --- trainings ----------------------------------------------------------------
     async def start_training(

@@ -287,21 +287,49 @@ class BotUnderAttack(RuleBasedStateMachine):
                 assert self.stored_facts(server) == self.facts_before[server], server
 
 
-RECOUNT = (
-    "SELECT {key}, COUNT(*), SUM(result IN ('bot_won', 'resigned')), SUM(result = 'player_won'),"
-    " SUM(result = 'draw'), SUM(result = 'abandoned') FROM games WHERE result != 'running'"
-    " GROUP BY {key}"
-)
+# Each finished game as seen by each of its members (the player, and a member opponent):
+# who won it, by the mark of the board or by the other's resignation.
+SIDES = """
+    SELECT guild_id, result, opponent_id IS NULL AS vs_bot, me,
+        CASE result WHEN 'player_won' THEN player_id WHEN 'opponent_won' THEN opponent_id
+            WHEN 'resigned' THEN CASE WHEN ended_by = player_id THEN opponent_id
+                                      ELSE player_id END END AS winner
+    FROM ({games}) WHERE result != 'running'"""
+ONCE = "SELECT *, player_id AS me FROM games"
+FROM_EACH_SIDE = f"{ONCE} UNION ALL SELECT *, opponent_id FROM games WHERE opponent_id IS NOT NULL"
+RECOUNT_SERVERS = """
+    SELECT guild_id, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
+        SUM(vs_bot AND result = 'player_won'), SUM(vs_bot AND result = 'draw'),
+        SUM(vs_bot AND result = 'abandoned'), SUM(NOT vs_bot),
+        SUM(NOT vs_bot AND winner IS NOT NULL),
+        SUM(NOT vs_bot AND result = 'draw'), SUM(NOT vs_bot AND result = 'abandoned')
+    FROM ({sides}) GROUP BY guild_id"""
+RECOUNT_PLAYERS = """
+    SELECT guild_id, me, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
+        SUM(vs_bot AND result = 'player_won'), SUM(vs_bot AND result = 'draw'),
+        SUM(vs_bot AND result = 'abandoned'), SUM(NOT vs_bot), SUM(NOT vs_bot AND winner = me),
+        SUM(NOT vs_bot AND winner != me), SUM(NOT vs_bot AND result = 'draw')
+    FROM ({sides}) WHERE me != 0 GROUP BY guild_id, me"""
 
 
 def assert_counts_match_games(db) -> None:
-    """The stats counters (kept per game) equal a recount of the games table."""
-    servers = set(db.execute(RECOUNT.format(key="guild_id")))
-    assert set(db.execute("SELECT * FROM server_counts WHERE games > 0")) == servers
-    players = set(db.execute(RECOUNT.format(key="guild_id, player_id")))
+    """The stats counters (kept per game) equal a recount of the games table. A member
+    forgotten from a game between members shows there as member 0, counted for nobody."""
+    servers = set(db.execute(RECOUNT_SERVERS.format(sides=SIDES.format(games=ONCE))))
+    assert (
+        set(
+            db.execute(
+                "SELECT guild_id, games, bot_wins, bot_losses, draws, unfinished, member_games,"
+                " member_decided, member_draws, member_unfinished FROM server_counts"
+                " WHERE games + member_games > 0"
+            )
+        )
+        == servers
+    )
+    players = set(db.execute(RECOUNT_PLAYERS.format(sides=SIDES.format(games=FROM_EACH_SIDE))))
     counted = db.execute(
-        "SELECT guild_id, player_id, games, bot_wins, bot_losses, draws, unfinished"
-        " FROM player_counts"
+        "SELECT guild_id, player_id, games, bot_wins, bot_losses, draws, unfinished,"
+        " member_games, member_wins, member_losses, member_draws FROM player_counts"
     )
     assert set(counted) == players
 

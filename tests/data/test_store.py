@@ -5,6 +5,7 @@ import pytest
 from data import (
     SCHEMA_VERSION,
     ChannelBusyError,
+    MemberRecord,
     Record,
     SchemaTooNewError,
     StaleGameError,
@@ -47,15 +48,20 @@ async def test_a_database_of_every_earlier_version_is_upgraded_keeping_its_games
     for version in range(1, SCHEMA_VERSION):
         path = tmp_path / f"v{version}.sqlite3"
         with sqlite3.connect(path) as db:
-            for step in MIGRATIONS[:version]:
+            # games are written into the first schema, then it is brought to ``version``
+            # as that release's bot would have (from version 4 on, counters included)
+            for number, step in enumerate(MIGRATIONS[:version], 1):
                 for sql in step:
                     db.execute(sql)
+                if number == 1:
+                    db.execute(
+                        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
+                        " result, started_at, updated_at) VALUES"
+                        " (1, 2, 3, 'O', '4', 'running', 1, 1),"
+                        " (1, 5, 3, 'O', '40', 'player_won', 1, 1),"
+                        " (1, 6, 4, 'X', '0', 'abandoned', 1, 1)"
+                    )
             db.execute(f"PRAGMA user_version = {version}")
-            db.execute(
-                "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves, result,"
-                " started_at, updated_at) VALUES (1, 2, 3, 'O', '4', 'running', 1, 1),"
-                " (1, 5, 3, 'O', '40', 'player_won', 1, 1), (1, 6, 4, 'X', '0', 'abandoned', 1, 1)"
-            )
         store = await Store.open(path)
         assert await store.record(1) == Record(2, 0, 1, 0, 1)  # counted from the old games
         assert (await store.record(1, 3)).bot_losses == 1
@@ -181,7 +187,7 @@ async def test_forgetting_a_player_removes_their_id_from_every_table_of_that_ser
     elsewhere = await store.start_game(9, 6, 3, "O", [], now=5.0)
     run = await store.start_training(1, 2, 3, "random", 10, now=6.0)
     await store.save_training(run, 1, [], played=10, learned=0, status="done", now=7.0, ended_by=3)
-    forgotten = await store.forget_player(1, 3)
+    forgotten, _ = await store.forget_player(1, 3)
     assert forgotten.games == 1
     with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
         in_server = db.execute(
@@ -254,3 +260,75 @@ async def test_the_leaderboard_ranks_by_each_figure_and_ties_go_to_who_got_there
     assert own is None  # no wins: not ranked by wins
     top, _ = await store.leaderboard(1, "games")
     assert [row.player_id for row in top][:2] == [5, 3]  # 2 games each; 5 got there first
+
+
+async def test_games_between_members_count_for_both_and_credit_both(tmp_path, store):
+    from tests.cogs.test_stateful import assert_counts_match_games
+
+    path = tmp_path / "nested" / "store.sqlite3"
+    endings = [
+        ("player_won", None),
+        ("opponent_won", None),
+        ("draw", None),
+        ("resigned", 3),  # the player resigned: the opponent wins
+        ("resigned", 4),
+        ("abandoned", None),
+    ]
+    for n, (result, ended_by) in enumerate(endings):
+        game = await store.start_game(1, 10 + n, 3, "O", [], now=float(n), opponent_id=4)
+        facts = [(f"X{n}.......", "win")] if result != "abandoned" else []
+        await store.finish_game(game.id, 1, [], [4], result, facts, now=n + 0.5, ended_by=ended_by)
+        with sqlite3.connect(path) as db:
+            assert_counts_match_games(db)
+    assert await store.record(1) == Record()  # no game against the bot
+    assert await store.member_record(1) == MemberRecord(6, 4, 4, 1, 1)
+    assert await store.member_record(1, 3) == MemberRecord(6, 2, 2, 1, 1)
+    assert await store.member_record(1, 4) == MemberRecord(6, 2, 2, 1, 1)
+    top, _ = await store.leaderboard(1, "lessons")
+    assert [(s.player_id, s.lessons, s.games) for s in top] == [(3, 5, 6), (4, 5, 6)]
+
+
+async def test_forgetting_a_member_keeps_the_other_members_games(tmp_path, store):
+    from tests.cogs.test_stateful import assert_counts_match_games
+
+    game = await store.start_game(1, 10, 3, "O", [], now=1.0, opponent_id=4)
+    await store.finish_game(game.id, 1, [], [0], "opponent_won", [("X........", "win")], now=2.0)
+    against_bot = await store.start_game(1, 10, 3, "O", [], now=3.0)
+    await store.finish_game(against_bot.id, 1, [], [0], "player_won", now=4.0)
+    forgotten, members = await store.forget_player(1, 3)
+    assert (forgotten.games, members.games, members.lost) == (1, 1, 1)
+    assert await store.member_record(1, 4) == MemberRecord(1, 1, 0, 0, 0)
+    assert await store.member_record(1) == MemberRecord(1, 1, 1, 0, 0)
+    with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
+        assert (
+            db.execute("SELECT COUNT(*) FROM games WHERE 3 IN (player_id, opponent_id)").fetchone()[
+                0
+            ]
+            == 0
+        )
+        assert_counts_match_games(db)
+    top, _ = await store.leaderboard(1, "lessons")
+    assert [(s.player_id, s.lessons) for s in top] == [(4, 1)]  # the lesson still credits 4
+
+
+async def test_a_challenge_is_one_per_channel_and_becomes_a_game_once(store):
+    challenge = await store.open_challenge(1, 2, 3, 4, "me", now=0.0, expires_at=60.0)
+    assert challenge is not None and challenge.opponent_id == 4
+    assert await store.open_challenge(1, 2, 5, None, "random", now=1.0, expires_at=61.0) is None
+    assert [c.id for c in await store.pending_challenges()] == [challenge.id]
+    game = await store.accept_challenge(challenge.id, 3, 4, "O", now=2.0)
+    assert (game.player_id, game.opponent_id, game.bot_mark, game.moves) == (3, 4, "O", ())
+    with pytest.raises(StaleGameError):  # answered once only
+        await store.accept_challenge(challenge.id, 3, 4, "O", now=3.0)
+    # the channel has a game now: no invitation there
+    assert await store.open_challenge(1, 2, 5, None, "me", now=4.0, expires_at=64.0) is None
+    assert await store.pending_challenges() == []
+
+
+async def test_an_expired_challenge_cannot_be_accepted_and_gives_way(store):
+    old = await store.open_challenge(1, 2, 3, None, "me", now=0.0, expires_at=60.0)
+    with pytest.raises(StaleGameError):
+        await store.accept_challenge(old.id, 3, 4, "O", now=61.0)
+    new = await store.open_challenge(1, 2, 5, None, "them", now=61.0, expires_at=121.0)
+    assert new is not None and new.id != old.id
+    assert await store.close_challenge(new.id) and not await store.close_challenge(new.id)
