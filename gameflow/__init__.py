@@ -1,23 +1,30 @@
 """The game flow: a move, the bot's reply, learning and storing, in one place, without Discord."""
 
-from data import Record, Standing, TrainingRecord
+from data import ChallengeRecord, MemberRecord, Record, Standing, TrainingRecord
 
 from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, parse_moves
+from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
 from .errors import GameError
-from .service import Game, GameService, Stats, Turn, cell_list
+from .game import Game, Turn
+from .service import GameService, Stats, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 
 __all__ = [
+    "CHALLENGE_SECONDS",
+    "FIRST_CHOICES",
     "Brain",
     "BrainChange",
     "BrainFigures",
     "BrainView",
+    "ChallengeRecord",
+    "Challenges",
     "Game",
     "GameError",
     "GameService",
     "GuildSettings",
     "ImportPlan",
+    "MemberRecord",
     "Record",
     "ServerSettings",
     "Standing",

@@ -14,18 +14,31 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 
 import engine
-from data import ChannelBusyError, GameRecord, Record, StaleGameError, Standing, Store
+from data import (
+    ChannelBusyError,
+    GameRecord,
+    MemberRecord,
+    Record,
+    StaleGameError,
+    Standing,
+    Store,
+)
 from data.store import LEADERBOARD_ORDERS
 from engine import Board, Lesson, Mark, Memory
 
 from .brain import Brain, BrainFigures
+from .challenges import Challenges
 from .errors import GameError, busy_means_unchanged
+from .game import Game, Turn
 from .memories import ServerMemories
 from .settings import ServerSettings
 from .training import Trainer
 
 Clock = Callable[[], float]
 
+
+# games played to the end: learned from (not a resignation or an abandoned game)
+PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
 GAME_MOVED_ON = (
     "That game changed while I was handling your request (another copy of me got there "
@@ -38,67 +51,14 @@ def cell_list(cells) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
-    id: int
-    guild_id: int
-    channel_id: int
-    player_id: int
-    bot_mark: Mark
-    moves: tuple[int, ...]
-    result: str  # "running" or one of data.RESULTS
-    message_id: int | None
-    updated_at: float
-    ended_by: int | None = None  # the moderator who ended it by hand
-
-    @property
-    def board(self) -> Board:
-        return Board.from_moves(self.moves)
-
-    @property
-    def player_mark(self) -> Mark:
-        return self.bot_mark.other
-
-    @property
-    def running(self) -> bool:
-        return self.result == "running"
-
-    @property
-    def ply(self) -> int:
-        return len(self.moves)
-
-    @classmethod
-    def from_record(cls, record: GameRecord) -> Game:
-        return cls(
-            record.id,
-            record.guild_id,
-            record.channel_id,
-            record.player_id,
-            Mark[record.bot_mark],
-            record.moves,
-            record.result,
-            record.message_id,
-            record.updated_at,
-            record.ended_by,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """What one request did: the game as it now stands and what the bot did and learned."""
-
-    game: Game
-    bot_cell: int | None = None  # the bot's reply, 0..8
-    lessons: tuple[Lesson, ...] = ()
-    memory_size: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class Stats:
     server: Record
     player: Record
     facts: int
     beatable_as_x: engine.Vulnerability
     beatable_as_o: engine.Vulnerability
+    between_members: MemberRecord  # the server's games between members
+    player_with_members: MemberRecord  # the player's own
 
 
 class GameService:
@@ -111,6 +71,7 @@ class GameService:
         self.memories = ServerMemories(store)
         self.brain = Brain(store, self.memories, clock)
         self.trainer = Trainer(store, self.memories, clock)
+        self.challenges = Challenges(self)
 
     @property
     def timeout_seconds(self) -> float:
@@ -121,6 +82,7 @@ class GameService:
         """Pick up every running game and the servers' settings (at start-up and after a
         restart)."""
         await self.settings.load()
+        await self.challenges.load()
         self._games = {r.channel_id: Game.from_record(r) for r in await self.store.running_games()}
         return list(self._games.values())
 
@@ -160,15 +122,26 @@ class GameService:
     def running_game(self, channel_id: int) -> Game | None:
         return self._games.get(channel_id)
 
-    def _own_game(self, channel_id: int, player_id: int) -> Game:
+    def _own_game(self, channel_id: int, member_id: int) -> Game:
+        """The channel's game, if ``member_id`` plays in it."""
         game = self._games.get(channel_id)
         if game is None:
             raise GameError("No game is running in this channel. Start one with `/ttt play`.")
-        if game.player_id != player_id:
-            raise GameError(
-                f"This is <@{game.player_id}>'s game. "
-                "Wait for it to end, then start your own with `/ttt play`."
+        if member_id not in game.members:
+            players = (
+                f"This is <@{game.player_id}>'s game"
+                if game.vs_bot
+                else f"This game is between <@{game.player_id}> and <@{game.opponent_id}>"
             )
+            raise GameError(
+                f"{players}. Wait for it to end, then start your own with `/ttt play` "
+                "or `/ttt challenge`."
+            )
+        return game
+
+    def adopt(self, record: GameRecord) -> Game:
+        """Take over a game started elsewhere in the flow (an accepted challenge)."""
+        game = self._games[record.channel_id] = Game.from_record(record)
         return game
 
     # --- the flow -----------------------------------------------------------------
@@ -177,6 +150,7 @@ class GameService:
     ) -> Turn:
         if (running := self._games.get(channel_id)) is not None:
             raise GameError(self._busy_channel_text(running, player_id))
+        self.challenges.check_no_invitation(channel_id)
         self.settings.check_channel(guild_id, channel_id)
         with self._one_request(channel_id):
             memory = await self.memory(guild_id)
@@ -196,21 +170,27 @@ class GameService:
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     @staticmethod
-    def _busy_channel_text(game: Game, player_id: int) -> str:
-        if game.player_id == player_id:
+    def _busy_channel_text(game: Game, member_id: int) -> str:
+        if member_id in game.members:
             return (
                 "You already have a game running in this channel. `/ttt board` shows it; "
                 "`/ttt resign` gives it up so you can start another."
             )
+        playing = (
+            f"<@{game.player_id}> is"
+            if game.vs_bot
+            else f"<@{game.player_id}> and <@{game.opponent_id}> are"
+        )
         return (
-            f"<@{game.player_id}> is already playing in this channel. Wait for that game "
-            "to end, or start yours in another channel."
+            f"{playing} already playing in this channel. Wait for that game to end, "
+            "or start yours in another channel."
         )
 
     async def move(
         self, channel_id: int, player_id: int, cell: int, *, expected_ply: int | None = None
     ) -> Turn:
-        """The person plays ``cell`` (1..9); the bot replies; a finished game is learned from.
+        """A member plays ``cell`` (1..9); the bot replies (in a game against it); a
+        finished game is learned from, whoever played it.
 
         ``expected_ply`` is the move count of the board the person was looking at (the
         buttons carry it), so a click on an out-of-date board is refused, not misapplied.
@@ -224,8 +204,12 @@ class GameService:
                     "Use the newest board, or `/ttt board` to see it."
                 )
             board = game.board
-            if board.turn is not game.player_mark:
-                raise GameError("It's not your turn yet: wait for my move.")
+            if board.turn is not game.mark_of(player_id):
+                if game.vs_bot:
+                    raise GameError("It's not your turn yet: wait for my move.")
+                raise GameError(
+                    f"It's <@{game.member_playing(board.turn)}>'s turn: wait for their move."
+                )
             if not isinstance(cell, int) or not 1 <= cell <= 9:
                 raise GameError(
                     f"There is no cell {cell}. Pick a free cell from 1 to 9: "
@@ -238,7 +222,7 @@ class GameService:
             board.push(cell - 1)
             bot_cell = None
             memory = await self.memory(game.guild_id)
-            if not board.is_game_over():
+            if game.vs_bot and not board.is_game_over():
                 bot_cell = engine.choose_move(memory, board)
                 board.push(bot_cell)
             if not board.is_game_over():
@@ -251,11 +235,15 @@ class GameService:
                 return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
 
-    async def resign(self, channel_id: int, player_id: int) -> Turn:
-        self._own_game(channel_id, player_id)
+    async def resign(self, channel_id: int, member_id: int) -> Turn:
+        """A player gives up: the other side wins. In a game between members, who
+        resigned is kept, to know who won."""
+        self._own_game(channel_id, member_id)
         with self._one_request(channel_id):
-            game = self._own_game(channel_id, player_id)
-            return await self._finish(game, game.moves, "resigned")
+            game = self._own_game(channel_id, member_id)
+            return await self._finish(
+                game, game.moves, "resigned", ended_by=None if game.vs_bot else member_id
+            )
 
     async def end_game(self, channel_id: int, moderator_id: int) -> Turn:
         """A moderator ends a stuck game: abandoned, nothing learned, their name on it."""
@@ -267,10 +255,11 @@ class GameService:
                 raise GameError(f"That game in <#{channel_id}> has just ended by itself.")
             return await self._finish(game, game.moves, "abandoned", ended_by=moderator_id)
 
-    async def forget_player(self, guild_id: int, player_id: int) -> Record:
-        """Delete a player's games and records in this server; the lessons stay, unnamed."""
+    async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        """Delete a player's games against the bot and records in this server, and take
+        them out of their games with other members; the lessons stay, unnamed."""
         running = [
-            g for g in self._games.values() if g.guild_id == guild_id and g.player_id == player_id
+            g for g in self._games.values() if g.guild_id == guild_id and player_id in g.members
         ]
         if running:
             raise GameError(
@@ -325,6 +314,8 @@ class GameService:
             len(memory),
             engine.analyse(memory, Mark.X),
             engine.analyse(memory, Mark.O),
+            await self.store.member_record(guild_id),
+            await self.store.member_record(guild_id, player_id),
         )
 
     # --- internals ----------------------------------------------------------------
@@ -350,7 +341,9 @@ class GameService:
     def _result_of(game: Game, board: Board) -> str:
         if board.winner is None:
             return "draw"
-        return "bot_won" if board.winner is game.bot_mark else "player_won"
+        if board.winner is game.player_mark:
+            return "player_won"
+        return "bot_won" if game.vs_bot else "opponent_won"
 
     async def _finish(
         self,
@@ -365,7 +358,7 @@ class GameService:
         # A reset or an import must not interleave with learning and storing; the memory
         # is the current one, after any of them. If storing fails, the cache is dropped.
         async with self.memories.changing(game.guild_id) as memory:
-            if result in ("bot_won", "player_won", "draw"):
+            if result in PLAYED_OUT:
                 lessons = tuple(memory.learn(moves))
             facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
             now = self.clock()

@@ -1,0 +1,197 @@
+"""Games between members: an invitation, its answer, and the game it starts.
+
+An invitation waits in the store (one per channel) until it is accepted, declined,
+withdrawn or expires, so it survives a restart. Accepting turns it into a running game
+in one transaction: two members clicking Accept at once start one game, not two. Once
+started, a game between members is played, learned from and stored by the same
+:class:`GameService` code as a game against the bot.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from data import ChallengeRecord, StaleGameError
+
+from .errors import GameError, busy_means_unchanged
+from .game import Turn
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+CHALLENGE_SECONDS = 60
+FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
+
+NO_LONGER_OPEN = (
+    "That challenge is no longer open: it was answered, withdrawn or has expired. "
+    "`/ttt challenge` starts a new one."
+)
+
+
+class Challenges:
+    """The invitations waiting in each channel, mirrored from the store."""
+
+    def __init__(self, games: GameService, *, coin: random.Random | None = None) -> None:
+        self.games = games
+        self.store = games.store
+        self.coin = coin or random.Random()  # who moves first, for first=random
+        self._waiting: dict[int, ChallengeRecord] = {}  # by channel
+
+    async def load(self) -> None:
+        self._waiting = {c.channel_id: c for c in await self.store.pending_challenges()}
+
+    def waiting(self, channel_id: int) -> ChallengeRecord | None:
+        return self._waiting.get(channel_id)
+
+    def find(self, challenge_id: int) -> ChallengeRecord | None:
+        return next((c for c in self._waiting.values() if c.id == challenge_id), None)
+
+    def check_no_invitation(self, channel_id: int) -> None:
+        """Refuse a new game or invitation where one is waiting for an answer."""
+        waiting = self._waiting.get(channel_id)
+        if waiting is not None and waiting.expires_at > self.games.clock():
+            raise GameError(
+                f"<@{waiting.challenger_id}>'s challenge is waiting for an answer in this "
+                "channel. Answer it, wait for it to expire (within a minute), or play in "
+                "another channel."
+            )
+
+    async def issue(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int | None,
+        first: str = "random",
+        *,
+        opponent_is_bot: bool = False,
+        opponent_is_me: bool = False,
+    ) -> ChallengeRecord:
+        """Invite ``opponent_id`` (or, with ``None``, anyone) to a game in this channel."""
+        if opponent_id == challenger_id:
+            raise GameError(
+                "You can't challenge yourself. Name another member, or leave `opponent` "
+                "empty for an open challenge anyone may accept."
+            )
+        if opponent_is_me:
+            raise GameError("To play me, use `/ttt play`. `/ttt challenge` is for members.")
+        if opponent_is_bot:
+            raise GameError(
+                f"<@{opponent_id}> is a bot and can't play. Challenge a member, or play me "
+                "with `/ttt play`."
+            )
+        if first not in FIRST_CHOICES:
+            raise GameError(f"`first` is one of {', '.join(FIRST_CHOICES)}, not {first!r}.")
+        if (running := self.games.running_game(channel_id)) is not None:
+            raise GameError(self.games._busy_channel_text(running, challenger_id))
+        self.check_no_invitation(channel_id)
+        self.games.settings.check_channel(guild_id, channel_id)
+        now = self.games.clock()
+        with busy_means_unchanged():
+            challenge = await self.store.open_challenge(
+                guild_id,
+                channel_id,
+                challenger_id,
+                opponent_id,
+                first,
+                now=now,
+                expires_at=now + CHALLENGE_SECONDS,
+            )
+        if challenge is None:  # another process got there first
+            raise GameError(
+                "A game or a challenge has just started in this channel. "
+                "`/ttt board` shows a game; otherwise try again in a minute."
+            )
+        self._waiting[channel_id] = challenge
+        return challenge
+
+    async def attach_message(self, challenge: ChallengeRecord, message_id: int) -> None:
+        """Remember the invitation's message, to show it as expired later."""
+        await self.store.set_challenge_message(challenge.id, message_id)
+        if self._waiting.get(challenge.channel_id) == challenge:
+            self._waiting[challenge.channel_id] = replace(challenge, message_id=message_id)
+
+    def _live(self, challenge_id: int) -> ChallengeRecord:
+        challenge = self.find(challenge_id)
+        if challenge is None:
+            raise GameError(NO_LONGER_OPEN)
+        if challenge.expires_at <= self.games.clock():
+            raise GameError("That challenge has expired. `/ttt challenge` starts a new one.")
+        return challenge
+
+    async def accept(self, challenge_id: int, member_id: int) -> Turn:
+        """Start the game: the challenger is the player, ``member_id`` their opponent."""
+        challenge = self._live(challenge_id)
+        if member_id == challenge.challenger_id:
+            raise GameError(
+                "You can't accept your own challenge. Wait for someone to accept it, "
+                "or withdraw it."
+            )
+        if challenge.opponent_id is not None and member_id != challenge.opponent_id:
+            raise GameError(
+                f"This challenge is for <@{challenge.opponent_id}>. "
+                "Start your own with `/ttt challenge`."
+            )
+        first = challenge.first if challenge.first != "random" else self.coin.choice(("me", "them"))
+        # the opponent (the member accepting) plays O when the challenger moves first
+        opponent_mark = "O" if first == "me" else "X"
+        try:
+            with busy_means_unchanged():
+                record = await self.store.accept_challenge(
+                    challenge.id,
+                    challenge.challenger_id,
+                    member_id,
+                    opponent_mark,
+                    now=self.games.clock(),
+                )
+        except StaleGameError:
+            self._forget(challenge)
+            raise GameError(NO_LONGER_OPEN) from None
+        self._forget(challenge)
+        game = self.games.adopt(record)
+        memory = await self.games.memory(game.guild_id)
+        return Turn(game, memory_size=len(memory))
+
+    async def decline(self, challenge_id: int, member_id: int) -> tuple[ChallengeRecord, str]:
+        """The challenged member declines, or the challenger withdraws. Returns the
+        invitation and ``"declined"`` or ``"withdrawn"``."""
+        challenge = self._live(challenge_id)
+        if member_id == challenge.challenger_id:
+            how = "withdrawn"
+        elif member_id == challenge.opponent_id:
+            how = "declined"
+        elif challenge.opponent_id is not None:
+            raise GameError(
+                f"This challenge is for <@{challenge.opponent_id}>: only they can decline it."
+            )
+        else:
+            raise GameError(
+                f"Anyone may accept this open challenge, but only <@{challenge.challenger_id}> "
+                "can withdraw it."
+            )
+        await self._close(challenge)
+        return challenge, how
+
+    async def expire_due(self) -> list[ChallengeRecord]:
+        """Close every invitation whose time is up; return them, to show them expired."""
+        now = self.games.clock()
+        due = [c for c in self._waiting.values() if c.expires_at <= now]
+        expired = []
+        for challenge in due:
+            try:
+                await self._close(challenge)
+            except GameError:  # the database is busy: next sweep
+                continue
+            expired.append(challenge)
+        return expired
+
+    async def _close(self, challenge: ChallengeRecord) -> None:
+        with busy_means_unchanged():
+            await self.store.close_challenge(challenge.id)
+        self._forget(challenge)
+
+    def _forget(self, challenge: ChallengeRecord) -> None:
+        if (waiting := self._waiting.get(challenge.channel_id)) and waiting.id == challenge.id:
+            del self._waiting[challenge.channel_id]

@@ -1,0 +1,96 @@
+"""What a game is: its players, its moves, how it ended, and what one request did to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from data import GameRecord
+from engine import Board, Lesson, Mark
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: int
+    guild_id: int
+    channel_id: int
+    player_id: int
+    bot_mark: Mark  # the mark of the player's opponent: the bot, or opponent_id
+    moves: tuple[int, ...]
+    result: str  # "running" or one of data.RESULTS
+    message_id: int | None
+    updated_at: float
+    ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
+    opponent_id: int | None = None  # a member; None: the bot is the opponent
+
+    @property
+    def board(self) -> Board:
+        return Board.from_moves(self.moves)
+
+    @property
+    def player_mark(self) -> Mark:
+        return self.bot_mark.other
+
+    @property
+    def running(self) -> bool:
+        return self.result == "running"
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def vs_bot(self) -> bool:
+        return self.opponent_id is None
+
+    @property
+    def members(self) -> tuple[int, ...]:
+        """The people playing: one against the bot, two between members."""
+        return (self.player_id,) if self.vs_bot else (self.player_id, self.opponent_id)
+
+    def member_playing(self, mark: Mark) -> int | None:
+        """Who plays ``mark``: a member's id, or ``None`` for the bot."""
+        return self.player_id if mark is self.player_mark else self.opponent_id
+
+    def mark_of(self, member_id: int) -> Mark | None:
+        if member_id == self.player_id:
+            return self.player_mark
+        if member_id == self.opponent_id:
+            return self.bot_mark
+        return None
+
+    @property
+    def winner_id(self) -> int | None:
+        """The member who won (``None``: the bot won, a draw, or not over)."""
+        if self.result == "player_won":
+            return self.player_id
+        if self.result == "opponent_won":
+            return self.opponent_id
+        if self.result == "resigned" and not self.vs_bot:
+            return self.opponent_id if self.ended_by == self.player_id else self.player_id
+        return None
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        return cls(
+            record.id,
+            record.guild_id,
+            record.channel_id,
+            record.player_id,
+            Mark[record.bot_mark],
+            record.moves,
+            record.result,
+            record.message_id,
+            record.updated_at,
+            record.ended_by,
+            record.opponent_id,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one request did: the game as it now stands and what the bot did and learned."""
+
+    game: Game
+    bot_cell: int | None = None  # the bot's reply, 0..8
+    lessons: tuple[Lesson, ...] = ()
+    memory_size: int = 0
