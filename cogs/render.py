@@ -10,10 +10,12 @@ import discord
 from engine import LOSS, WIN, Board, Lesson, Mark
 from engine.rules import LINES
 from gameflow import (
+    PLAYED_OUT,
     BrainFigures,
     BrainView,
     Game,
     GuildSettings,
+    MemberRecord,
     Record,
     Standing,
     Stats,
@@ -36,7 +38,13 @@ CELL_NAMES = (
     "the bottom edge",
     "the bottom-right corner",
 )
-COLOURS = {"running": 0x5865F2, "bot_won": 0xED4245, "player_won": 0x57F287, "draw": 0xFEE75C}
+COLOURS = {
+    "running": 0x5865F2,
+    "bot_won": 0xED4245,
+    "player_won": 0x57F287,
+    "opponent_won": 0x57F287,
+    "draw": 0xFEE75C,
+}
 NEUTRAL = 0x99AAB5
 
 
@@ -68,8 +76,13 @@ def winning_cells(board: Board) -> set[int]:
     return {c for line in LINES if all(board.cell(i) is winner for i in line) for c in line}
 
 
-def describe_lesson(lesson: Lesson, bot_mark: Mark) -> str:
+def describe_lesson(lesson: Lesson, bot_mark: Mark | None) -> str:
+    """One lesson in words: from the bot's side in a game against it (``bot_mark``), as
+    a watcher's note in a game between members (``None``)."""
     where = f"{CELL_NAMES[lesson.cell]} ({lesson.cell + 1})"
+    if bot_mark is None:
+        verdict = "wins" if lesson.outcome is WIN else "loses"
+        return f"{MARK_EMOJI[lesson.player]} on {where} there {verdict}; I'll remember it."
     if lesson.player is bot_mark:
         if lesson.outcome is LOSS:
             return f"I won't play {where} in that position again: it loses."
@@ -80,9 +93,13 @@ def describe_lesson(lesson: Lesson, bot_mark: Mark) -> str:
 
 
 def lesson_text(turn: Turn) -> str | None:
-    """What the bot learned, in a player's words: its own mistakes first, at most three."""
-    bot = turn.game.bot_mark
+    """What the bot learned, in a player's words: its own mistakes first, at most three.
+    After a game between members played to the end, it says so even if nothing was new."""
+    game = turn.game
+    bot = game.bot_mark if game.vs_bot else None
     if not turn.lessons:
+        if not game.vs_bot and game.result in PLAYED_OUT:
+            return "Nothing new: I knew all of that already."
         return None
     ordered = sorted(turn.lessons, key=lambda ls: (ls.player is not bot, ls.outcome is WIN))
     lines = [describe_lesson(lesson, bot) for lesson in ordered[:3]]
@@ -92,7 +109,33 @@ def lesson_text(turn: Turn) -> str | None:
     return "\n".join(lines)
 
 
+def players_text(game: Game) -> str:
+    """Who plays which mark in a game between members."""
+    x, o = game.member_playing(Mark.X), game.member_playing(Mark.O)
+    return f"{MARK_EMOJI[Mark.X]} <@{x}> vs {MARK_EMOJI[Mark.O]} <@{o}>"
+
+
+def member_status_text(game: Game) -> str:
+    if game.result == "running":
+        mark = game.board.turn
+        return f"Your turn, <@{game.member_playing(mark)}> ({MARK_EMOJI[mark]}): pick a free cell."
+    winner = game.winner_id
+    if game.result == "resigned":
+        return f"<@{game.ended_by}> resigned: <@{winner}> wins."
+    if winner is not None:
+        return f"🎉 <@{winner}> ({MARK_EMOJI[game.mark_of(winner)]}) wins!"
+    return "It's a draw." if game.result == "draw" else abandoned_text(game)
+
+
+def abandoned_text(game: Game) -> str:
+    if game.ended_by:
+        return f"🛑 Ended by <@{game.ended_by}>, a moderator. Nothing was learned from it."
+    return "⌛ Abandoned: no move for a while. Nothing was learned from it."
+
+
 def status_text(game: Game, turn: Turn | None = None) -> str:
+    if not game.vs_bot:
+        return member_status_text(game)
     player = f"<@{game.player_id}>"
     if game.result == "running":
         moved = ""
@@ -104,25 +147,27 @@ def status_text(game: Game, turn: Turn | None = None) -> str:
         "bot_won": f"I win! Better luck next time, {player}.",
         "draw": "It's a draw.",
         "resigned": f"{player} resigned. I win.",
-        "abandoned": (
-            f"🛑 Ended by <@{game.ended_by}>, a moderator. Nothing was learned from it."
-            if game.ended_by
-            else "⌛ Abandoned: no move for a while. Nothing was learned from it."
-        ),
+        "abandoned": abandoned_text(game),
     }[game.result]
 
 
 def board_embed(turn: Turn) -> discord.Embed:
     game = turn.game
-    title = f"{MARK_EMOJI[game.player_mark]} you vs me {MARK_EMOJI[game.bot_mark]}"
+    if game.vs_bot:
+        title = f"{MARK_EMOJI[game.player_mark]} you vs me {MARK_EMOJI[game.bot_mark]}"
+        status = status_text(game, turn)
+    else:
+        title = "between members, watched by me"
+        status = f"{players_text(game)}\n{status_text(game)}"
     embed = discord.Embed(
         title=f"Tic-tac-toe: {title}",
-        description=f"{board_rows(game.board)}\n\n{status_text(game, turn)}",
+        description=f"{board_rows(game.board)}\n\n{status}",
         colour=COLOURS.get(game.result, NEUTRAL),
     )
     learned = lesson_text(turn)
     if learned:
-        embed.add_field(name="What I learned", value=learned, inline=False)
+        name = "What I learned" if game.vs_bot else "I watched and learned"
+        embed.add_field(name=name, value=learned, inline=False)
     embed.set_footer(
         text=f"I know {turn.memory_size} lesson{'s' * (turn.memory_size != 1)} in this server."
     )
@@ -199,7 +244,33 @@ def record_text(record: Record) -> str:
 
 
 def games_text(record: Record) -> str:
-    return f"**{plural(record.games, 'game')}**: {record_text(record)}"
+    return f"**{plural(record.games, 'game')}** against me: {record_text(record)}"
+
+
+def forgotten_text(record: Record, with_members: MemberRecord) -> str:
+    """What forget-me deletes: games against the bot, and the member's side of games
+    with other members (those stay the other member's)."""
+    text = f"{plural(record.games, 'finished game')} against me in this server"
+    if record.games:
+        text += f" ({record_text(record)})"
+    if with_members.games:
+        text += (
+            f", and your name from {plural(with_members.games, 'game')} with other members"
+            " (they stay in the other member's record)"
+        )
+    return text
+
+
+def member_games_text(record: MemberRecord, *, server: bool) -> str:
+    """Games between members: for a server, how many were won or drawn; for a member,
+    how they went for them."""
+    if server:
+        parts = [f"{record.won:,} won", f"{record.drawn:,} drawn"]
+    else:
+        parts = [f"won {record.won:,}", f"lost {record.lost:,}", f"drew {record.drawn:,}"]
+    if record.unfinished:
+        parts.append(f"{record.unfinished:,} abandoned")
+    return f"**{plural(record.games, 'game')}** between members: {', '.join(parts)}"
 
 
 def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> discord.Embed:
@@ -211,12 +282,14 @@ def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> disc
     embed = discord.Embed(title=f"Tic-tac-toe in {guild_name}", colour=NEUTRAL)
     embed.add_field(
         name="This server",
-        value=games_text(stats.server),
+        value=f"{games_text(stats.server)}\n"
+        f"{member_games_text(stats.between_members, server=True)}",
         inline=False,
     )
     embed.add_field(
         name=f"You ({player.display_name})",
-        value=games_text(stats.player),
+        value=f"{games_text(stats.player)}\n"
+        f"{member_games_text(stats.player_with_members, server=False)}",
         inline=False,
     )
     embed.add_field(name="Lessons learned", value=str(stats.facts), inline=True)

@@ -11,6 +11,7 @@ from discord.ext import commands, tasks
 
 from gameflow import GameError, GameService, Turn, parse_moves
 
+from .challenges import ChallengeButton, ChallengeDesk
 from .questions import AnswerButton, Questions
 from .render import (
     CELL_NAMES,
@@ -19,12 +20,11 @@ from .render import (
     board_view,
     brain_embed,
     duration_text,
+    forgotten_text,
     leaderboard_embed,
-    plural,
-    record_text,
     stats_embed,
 )
-from .replies import in_time, refuse, show, update
+from .replies import answer, in_time, refuse, show, update
 
 log = logging.getLogger(__name__)
 
@@ -40,45 +40,53 @@ class TicTacToe(
         self.service = service
         self.sweep.change_interval(seconds=sweep_seconds)
         self.questions = Questions()
+        self.challenges = ChallengeDesk(bot, service)
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CellButton, AnswerButton)
+        self.bot.add_dynamic_items(CellButton, AnswerButton, ChallengeButton)
         self.sweep.start()
+        self.expire_challenges.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
+        self.expire_challenges.cancel()
         self.questions.close()
-        self.bot.remove_dynamic_items(CellButton, AnswerButton)
+        self.bot.remove_dynamic_items(CellButton, AnswerButton, ChallengeButton)
 
     async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
-        """Answer with a fresh board message, and retire the one it replaces."""
+        """Answer with the game's board at the bottom of the chat, and delete the board
+        it replaces: one live board per game, and never an old one showing a stale game.
+
+        A slash command must be answered anyway, so answering with the board costs one
+        call (the message id comes back with it); the deletion is the second and last.
+        """
         old_message_id = turn.game.message_id
-        embed, view = board_embed(turn), board_view(turn.game)
-        if interaction.response.is_done():  # deferred: the board replaces "thinking…"
-            message_id = (await interaction.edit_original_response(embed=embed, view=view)).id
-        else:
-            sent = await interaction.response.send_message(embed=embed, view=view)
-            message_id = sent.message_id
+        message_id = await answer(interaction, embed=board_embed(turn), view=board_view(turn.game))
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
                 await self.service.attach_message(turn.game, message_id)
-            except Exception:  # the board is shown; only a later retirement of it is lost
+            except Exception:  # the board is shown; only the later deletion of it is lost
                 log.warning("could not remember board message %s", message_id, exc_info=True)
-        await self._freeze(turn, old_message_id)
+        if old_message_id is not None and old_message_id != message_id:
+            channel = self.bot.get_partial_messageable(turn.game.channel_id)
+            try:
+                await channel.get_partial_message(old_message_id).delete()
+            except discord.HTTPException as error:  # gone already, or no access: fine
+                log.warning("could not delete old board message %s: %s", old_message_id, error)
 
-    async def _freeze(self, turn: Turn, message_id: int | None, *, redraw: bool = False) -> None:
-        """Disable the buttons of an older board message (and redraw it, if asked)."""
-        if message_id is None:
+    async def _redraw(self, turn: Turn) -> None:
+        """Redraw a game's live board as the game now stands (it ended without a request
+        in its channel: a timeout, or a moderator)."""
+        if turn.game.message_id is None:
             return
         channel = self.bot.get_partial_messageable(turn.game.channel_id)
-        kwargs = {"embed": board_embed(turn)} if redraw else {}
         try:
-            await channel.get_partial_message(message_id).edit(
-                view=board_view(turn.game, frozen=True), **kwargs
+            await channel.get_partial_message(turn.game.message_id).edit(
+                embed=board_embed(turn), view=board_view(turn.game)
             )
-        except discord.HTTPException as error:  # deleted, or no access: the game goes on
-            log.warning("could not update board message %s: %s", message_id, error)
+        except discord.HTTPException as error:  # deleted, or no access: the game is over
+            log.warning("could not update board message %s: %s", turn.game.message_id, error)
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
@@ -98,6 +106,21 @@ class TicTacToe(
         if turn is not None:
             await show(interaction, lambda: self._post_board(interaction, turn))
 
+    @app_commands.command(
+        description="Challenge a member (or anyone) to a game I watch and learn from"
+    )
+    @app_commands.describe(
+        opponent="The member to challenge (leave it out: anyone here may accept)",
+        first="Who moves first: you, them, or drawn at random (the default)",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | None = None,  # a Member when in this server
+        first: Literal["me", "them", "random"] = "random",
+    ) -> None:
+        await self.challenges.issue(interaction, opponent, first)
+
     @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
     @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")
     async def move(self, interaction: discord.Interaction, cell: int) -> None:
@@ -112,7 +135,7 @@ class TicTacToe(
         self, interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
         game = self.service.running_game(interaction.channel_id)
-        if game is None or game.player_id != interaction.user.id:
+        if game is None or game.mark_of(interaction.user.id) is not game.board.turn:
             return []
         typed = str(current).strip()  # Discord sends what is typed in a number option as a number
         return [
@@ -186,8 +209,8 @@ class TicTacToe(
         name="forget-me", description="Delete your games and records in this server"
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
-        record = await self.service.record(interaction.guild_id, interaction.user.id)
-        if not record.games:
+        record, with_members = await self.service.records(interaction.guild_id, interaction.user.id)
+        if not record.games and not with_members.games:
             await refuse(
                 interaction, "I hold no finished games of yours in this server: nothing to delete."
             )
@@ -195,8 +218,7 @@ class TicTacToe(
         await self.questions.ask(
             interaction,
             "forget",
-            f"Delete your {plural(record.games, 'finished game')} in this server "
-            f"({record_text(record)})? Your records go with them. "
+            f"Delete your {forgotten_text(record, with_members)}? Your records go with them. "
             "What I learned from those games stays, but no longer names you. "
             "This cannot be undone.",
         )
@@ -211,9 +233,8 @@ class TicTacToe(
         if forgotten is not None:
             await update(
                 interaction,
-                content=f"🗑️ Deleted your {plural(forgotten.games, 'finished game')} in this "
-                f"server ({record_text(forgotten)}), and your records with them. What I "
-                "learned from them stays, without your name.",
+                content=f"🗑️ Deleted your {forgotten_text(*forgotten)}, and your records "
+                "with them. What I learned from them stays, without your name.",
                 view=None,
             )
 
@@ -252,16 +273,27 @@ class TicTacToe(
         """Redraw the board of a game that ended outside its channel's requests, and say so
         in the channel (without pinging anyone)."""
         game = turn.game
-        await self._freeze(turn, game.message_id, redraw=True)
+        await self._redraw(turn)
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:
             log.warning("could not announce the end of game %s: %s", game.id, error)
 
+    @tasks.loop(seconds=2)
+    async def expire_challenges(self) -> None:
+        """Show invitations as expired once their time is up (a few seconds' grace)."""
+        await self.challenges.expire()
+
     @sweep.before_loop
+    @expire_challenges.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+
+    @expire_challenges.error
+    async def _expiry_failed(self, error: BaseException) -> None:
+        log.exception("the challenge expiry failed; restarting it", exc_info=error)
+        self.expire_challenges.restart()
 
     @sweep.error
     async def _sweep_failed(self, error: BaseException) -> None:

@@ -6,13 +6,14 @@ from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, pars
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
 from .errors import GameError
 from .game import Game, Turn
-from .service import GameService, Stats, cell_list
+from .service import PLAYED_OUT, GameService, Stats, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 
 __all__ = [
     "CHALLENGE_SECONDS",
     "FIRST_CHOICES",
+    "PLAYED_OUT",
     "Brain",
     "BrainChange",
     "BrainFigures",

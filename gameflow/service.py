@@ -298,6 +298,13 @@ class GameService:
         """How this server's (or one player's) finished games against the bot went."""
         return await self.store.record(guild_id, player_id)
 
+    async def records(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        """A player's finished games in this server: against the bot, and with members."""
+        return (
+            await self.store.record(guild_id, player_id),
+            await self.store.member_record(guild_id, player_id),
+        )
+
     async def leaderboard(
         self, guild_id: int, player_id: int, by: str = "lessons"
     ) -> tuple[list[Standing], Standing | None]:

@@ -77,12 +77,12 @@ async def test_no_game_running(world, command):
 
 
 async def test_a_click_on_an_out_of_date_board_is_refused(world):
-    """If an old board could not be greyed out, its buttons carry an old move count."""
+    """If an old board could not be deleted, its buttons carry an old move count."""
     w = world
     await w.alice.slash(w.channel, "ttt play")
     old = w.channel.last_message
-    w.env.inject_error("PATCH", "/channels/*/messages/*", status=500)
-    await w.alice.slash(w.channel, "ttt board")  # a fresh board; retiring the old one fails
+    w.env.inject_error("DELETE", "/channels/*/messages/*", status=500)
+    await w.alice.slash(w.channel, "ttt board")  # a fresh board; deleting the old one fails
     await w.alice.slash(w.channel, "ttt move", cell=5)  # the bot answers 1
     old = next(m for m in w.channel.history() if m.id == old.id)
     assert not buttons_of(old)[9]["disabled"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.cogs.conftest import board_of, buttons_of, message_by_id
+from tests.cogs.conftest import board_of, buttons_of
 
 
 async def play_line(w, player, cells, *, first="me", click=False):
@@ -98,18 +98,23 @@ async def test_autocomplete_offers_only_free_cells(world):
     assert await w.bob.autocomplete(w.channel, "ttt move", "cell", "") == []  # not bob's game
 
 
-async def test_board_shows_the_game_again_and_retires_the_old_buttons(world):
+async def test_one_live_board_per_game_and_every_other_is_gone(world):
     w = world
-    started = await w.alice.slash(w.channel, "ttt play")
-    shown = await w.alice.slash(w.channel, "ttt board")
+    await w.alice.slash(w.channel, "ttt play")
+    first_id = w.channel.last_message.id
+    shown = await w.bob.slash(w.channel, "ttt board")  # anyone may bring it down here
     assert board_of(shown.response.message) == "........."
     fresh = buttons_of(w.channel.last_message)
     assert not fresh[5]["disabled"]
     await w.alice.click(w.channel.last_message, custom_id=fresh[5]["custom_id"])
-    assert board_of(w.channel.last_message) == "O...X...."
-    # the first board's buttons were switched off: only one live board per game
-    first_board = started.response.message
-    assert all(b["disabled"] for b in buttons_of(message_by_id(w.channel, first_board.id)).values())
+    assert board_of(w.channel.last_message) == "O...X...."  # the clicked board, in place
+    moved = await w.alice.slash(w.channel, "ttt move", cell=9)
+    boards = [m for m in w.channel.history() if m.embeds]
+    assert [m.id for m in boards] == [moved.response.message.id]  # the older two are gone
+    assert first_id not in {m.id for m in w.channel.history()}
+    assert board_of(boards[0]) == "OO..X...X"
+    buttons = buttons_of(boards[0])
+    assert [c for c in buttons if not buttons[c]["disabled"]] == [3, 4, 6, 7, 8]
 
 
 async def test_resign_ends_the_game_as_a_bot_win(world):
@@ -119,7 +124,7 @@ async def test_resign_ends_the_game_as_a_bot_win(world):
     assert "resigned" in result.response.embeds[0].description
     stats = await w.alice.slash(w.channel, "ttt stats")
     server = next(f for f in stats.response.embeds[0].fields if f.name == "This server")
-    assert "**1 game**: I won 1, lost 0, drew 0" in server.value
+    assert "**1 game** against me: I won 1, lost 0, drew 0" in server.value
 
 
 async def test_stats_show_records_lessons_and_whether_the_bot_can_be_beaten(world):
@@ -128,8 +133,8 @@ async def test_stats_show_records_lessons_and_whether_the_bot_can_be_beaten(worl
     await play_line(w, w.bob, [4, 5, 7])  # bob loses
     result = await w.alice.slash(w.channel, "ttt stats")
     fields = {f.name: f.value for f in result.response.embeds[0].fields}
-    assert "**2 games**: I won 1, lost 1" in fields["This server"]
-    assert "**1 game**: I won 0, lost 1" in fields["You (alice)"]
+    assert "**2 games** against me: I won 1, lost 1" in fields["This server"]
+    assert "**1 game** against me: I won 0, lost 1" in fields["You (alice)"]
     assert int(fields["Lessons learned"]) > 0
     assert "still beatable" in fields["Playing ❌ (first)"]
     assert "still beatable" in fields["Playing ⭕ (second)"]

@@ -1,0 +1,196 @@
+"""``/ttt challenge``: the invitation to a game between members, in Discord.
+
+The invitation's buttons carry the challenge's id, so they still answer after a restart.
+Accepting turns the invitation message itself into the game's board (one message, one
+Discord call); declining, withdrawing and expiring leave it saying what happened.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+
+from gameflow import CHALLENGE_SECONDS, ChallengeRecord, GameService
+
+from .render import NEUTRAL, board_embed, board_view
+from .replies import answer, in_time, refuse, show, update
+
+log = logging.getLogger(__name__)
+
+FIRST_TEXT = {
+    "me": "<@{challenger}> moves first (❌)",
+    "them": "{opponent} moves first (❌)",
+    "random": "who moves first (❌) is drawn at random",
+}
+CLOSED_COLOUR = 0x99AAB5
+
+
+def invitation_embed(challenge: ChallengeRecord) -> discord.Embed:
+    opponent = (
+        f"<@{challenge.opponent_id}>" if challenge.opponent_id is not None else "whoever accepts"
+    )
+    who = (
+        f"<@{challenge.challenger_id}> challenges <@{challenge.opponent_id}> to a game!"
+        if challenge.opponent_id is not None
+        else f"<@{challenge.challenger_id}> challenges anyone in this channel to a game!"
+    )
+    first = FIRST_TEXT[challenge.first].format(
+        challenger=challenge.challenger_id, opponent=opponent
+    )
+    embed = discord.Embed(
+        title="⚔️ Tic-tac-toe challenge",
+        description=f"{who}\n{first[0].upper()}{first[1:]}.\n\n"
+        f"Expires <t:{int(challenge.expires_at)}:R>. I'll watch, and learn from the game.",
+        colour=NEUTRAL,
+    )
+    return embed
+
+
+def closed_embed(challenge: ChallengeRecord, how: str) -> discord.Embed:
+    """An invitation that was declined, withdrawn or expired: no buttons, just what happened."""
+    text = {
+        "declined": f"❎ <@{challenge.opponent_id}> declined <@{challenge.challenger_id}>'s "
+        "challenge.",
+        "withdrawn": f"↩️ <@{challenge.challenger_id}> withdrew the challenge.",
+        "expired": f"⌛ Expired: nobody accepted <@{challenge.challenger_id}>'s challenge "
+        f"within {CHALLENGE_SECONDS} seconds.",
+    }[how]
+    return discord.Embed(
+        title="⚔️ Tic-tac-toe challenge",
+        description=f"{text}\n`/ttt challenge` starts a new one.",
+        colour=CLOSED_COLOUR,
+    )
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ttt-challenge:(?P<id>[0-9]+):(?P<answer>accept|decline)",
+):
+    def __init__(self, challenge_id: int, answer: str, *, open_to_all: bool = False) -> None:
+        accept = answer == "accept"
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"ttt-challenge:{challenge_id}:{answer}",
+                label="Accept" if accept else ("Withdraw" if open_to_all else "Decline"),
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
+            )
+        )
+        self.challenge_id, self.answer = challenge_id, answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChallengeButton:
+        return cls(int(match["id"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("TicTacToe").challenges.on_answer(interaction, self)
+
+
+def invitation_view(challenge: ChallengeRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    open_to_all = challenge.opponent_id is None
+    for reply in ("accept", "decline"):
+        view.add_item(ChallengeButton(challenge.id, reply, open_to_all=open_to_all))
+    return view
+
+
+class ChallengeDesk:
+    """The Discord side of challenges, for the ``/ttt`` cog."""
+
+    def __init__(self, bot: discord.Client, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+
+    async def issue(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | discord.Member | None,
+        first: str,
+    ) -> None:
+        is_me = opponent is not None and opponent.id == self.bot.user.id
+        if opponent is not None and not opponent.bot and not isinstance(opponent, discord.Member):
+            await refuse(
+                interaction,
+                f"<@{opponent.id}> is not a member of this server. Challenge a member, or "
+                "leave `opponent` empty for an open challenge.",
+            )
+            return
+        challenge = await in_time(
+            interaction,
+            self.service.challenges.issue(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                opponent.id if opponent is not None else None,
+                first,
+                opponent_is_bot=opponent is not None and opponent.bot,
+                opponent_is_me=is_me,
+            ),
+        )
+        if challenge is None:
+            return
+
+        async def post() -> None:
+            # the challenged member is pinged, so they see it; nobody else is
+            message_id = await answer(
+                interaction,
+                content=f"<@{opponent.id}>" if opponent is not None else None,
+                embed=invitation_embed(challenge),
+                view=invitation_view(challenge),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[opponent] if opponent else False
+                ),
+            )
+            if message_id is not None:
+                await self.service.challenges.attach_message(challenge, message_id)
+
+        await show(interaction, post)
+
+    async def on_answer(self, interaction: discord.Interaction, button: ChallengeButton) -> None:
+        challenges, member_id = self.service.challenges, interaction.user.id
+        if button.answer == "accept":
+            turn = await in_time(interaction, challenges.accept(button.challenge_id, member_id))
+            if turn is None:
+                return
+
+            async def start() -> None:
+                # the invitation becomes the board: one edit, through the interaction
+                await update(
+                    interaction,
+                    content=None,
+                    embed=board_embed(turn),
+                    view=board_view(turn.game),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                try:
+                    await self.service.attach_message(turn.game, interaction.message.id)
+                except Exception:  # the board is shown; only the later deletion of it is lost
+                    log.warning("could not remember board %s", turn.game.id, exc_info=True)
+
+            await show(interaction, start)
+            return
+        closed = await in_time(interaction, challenges.decline(button.challenge_id, member_id))
+        if closed is not None:
+            challenge, how = closed
+            await show(
+                interaction,
+                lambda: update(
+                    interaction, content=None, embed=closed_embed(challenge, how), view=None
+                ),
+            )
+
+    async def expire(self) -> None:
+        """Show each invitation whose time is up as expired."""
+        for challenge in await self.service.challenges.expire_due():
+            if challenge.message_id is None:
+                continue
+            channel = self.bot.get_partial_messageable(challenge.channel_id)
+            try:
+                await channel.get_partial_message(challenge.message_id).edit(
+                    content=None, embed=closed_embed(challenge, "expired"), view=None
+                )
+            except discord.HTTPException as error:  # deleted, or no access
+                log.warning("could not show challenge %s as expired: %s", challenge.id, error)
