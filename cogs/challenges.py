@@ -7,6 +7,7 @@ Discord call); declining, withdrawing and expiring leave it saying what happened
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
@@ -103,6 +104,31 @@ class ChallengeDesk:
     def __init__(self, bot: discord.Client, service: GameService) -> None:
         self.bot = bot
         self.service = service
+        self._timers: dict[int, asyncio.Task] = {}  # by challenge id: its expiry, on time
+
+    def start_timers(self) -> None:
+        for challenge in self.service.challenges.all():
+            self._time(challenge)
+
+    def close(self) -> None:
+        # the bot is closing: an expiry edit would find the HTTP session gone
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _time(self, challenge: ChallengeRecord) -> None:
+        if challenge.id not in self._timers:
+            self._timers[challenge.id] = asyncio.create_task(self._expire_on_time(challenge))
+
+    def _stop_timer(self, challenge_id: int) -> None:
+        if (timer := self._timers.pop(challenge_id, None)) is not None:
+            timer.cancel()
+
+    async def _expire_on_time(self, challenge: ChallengeRecord) -> None:
+        # one sleep per invitation: the clock of SimCord's tests and the real one alike
+        await asyncio.sleep(max(0.0, challenge.expires_at - self.service.clock()))
+        self._timers.pop(challenge.id, None)
+        await self.expire()
 
     async def issue(
         self,
@@ -146,6 +172,7 @@ class ChallengeDesk:
             )
             if message_id is not None:
                 await self.service.challenges.attach_message(challenge, message_id)
+            self._time(challenge)
 
         await show(interaction, post)
 
@@ -155,6 +182,7 @@ class ChallengeDesk:
             turn = await in_time(interaction, challenges.accept(button.challenge_id, member_id))
             if turn is None:
                 return
+            self._stop_timer(button.challenge_id)
 
             async def start() -> None:
                 # the invitation becomes the board: one edit, through the interaction
@@ -175,6 +203,7 @@ class ChallengeDesk:
         closed = await in_time(interaction, challenges.decline(button.challenge_id, member_id))
         if closed is not None:
             challenge, how = closed
+            self._stop_timer(challenge.id)
             await show(
                 interaction,
                 lambda: update(

@@ -46,11 +46,10 @@ class TicTacToe(
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CellButton, AnswerButton, ChallengeButton)
         self.sweep.start()
-        self.expire_challenges.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
-        self.expire_challenges.cancel()
+        self.challenges.close()
         self.questions.close()
         self.bot.remove_dynamic_items(CellButton, AnswerButton, ChallengeButton)
 
@@ -260,7 +259,9 @@ class TicTacToe(
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
-        """End games left without a move for their server's timeout, and tell the channels."""
+        """End games left without a move for their server's timeout, and tell the channels;
+        show any invitation whose timer was lost as expired."""
+        await self.challenges.expire()
         for turn in await self.service.expire_idle():
             idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id))
             await self.retire(
@@ -280,20 +281,10 @@ class TicTacToe(
         except discord.HTTPException as error:
             log.warning("could not announce the end of game %s: %s", game.id, error)
 
-    @tasks.loop(seconds=2)
-    async def expire_challenges(self) -> None:
-        """Show invitations as expired once their time is up (a few seconds' grace)."""
-        await self.challenges.expire()
-
     @sweep.before_loop
-    @expire_challenges.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
-
-    @expire_challenges.error
-    async def _expiry_failed(self, error: BaseException) -> None:
-        log.exception("the challenge expiry failed; restarting it", exc_info=error)
-        self.expire_challenges.restart()
+        self.challenges.start_timers()  # for invitations left by the last process
 
     @sweep.error
     async def _sweep_failed(self, error: BaseException) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .analysis import Vulnerability, analyse, count_losing_lines, winning_replies
+from .analysis import LiveAnalysis, Vulnerability, analyse, count_losing_lines, winning_replies
 from .board import Board, IllegalMoveError
 from .memory import LOSS, WIN, Fact, Lesson, Memory, Outcome
 from .policy import choose_move, outlook
@@ -35,6 +35,7 @@ __all__ = [
     "Fact",
     "IllegalMoveError",
     "Lesson",
+    "LiveAnalysis",
     "Mark",
     "Memory",
     "MemoryFormatError",

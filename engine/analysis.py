@@ -7,12 +7,21 @@ results are memoised per position, since the policy depends on the position only
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .memory import Memory
 from .policy import choose_code
-from .rules import EMPTIES, POW3, WINNER, Mark
+from .rules import (
+    EMPTIES,
+    POW3,
+    SYMMETRIES,
+    WINNER,
+    Mark,
+    digits,
+    last_mover,
+    string_to_code,
+)
 
 Policy = Callable[[int], int]  # position code -> cell 0..8
 
@@ -77,3 +86,101 @@ def analyse(memory: Memory, role: Mark) -> Vulnerability:
     """Whether the bot, playing ``role`` with this memory, can still be beaten, and how often."""
     facts = memory._facts
     return Vulnerability(role, count_losing_lines(lambda code: choose_code(facts, code), role))
+
+
+def _orientations(code: int) -> set[int]:
+    """The codes of a position in each of its 8 orientations."""
+    cells = digits(code)
+    return {sum(cells[i] * POW3[perm[i]] for i in range(9)) for perm in SYMMETRIES}
+
+
+class LiveAnalysis:
+    """The ways to beat a memory's policy as X and as O, kept up to date as it learns.
+
+    A full :func:`analyse` walks the whole tree of the bot's games (about 0.2 ms a role).
+    This keeps that walk's results and, when facts are learned, redoes only what they can
+    change: a new fact changes the bot's choice at most in the positions one move before
+    it (in any orientation), and a changed choice changes the count of those positions and
+    of their ancestors alone. Every other position's count is reused. Facts that reach the
+    memory some other way (an import, a training's merge) are noticed by its size, and
+    the next count starts afresh. Results equal :func:`analyse` always (tested).
+    """
+
+    __slots__ = ("_facts", "_roles", "_size", "memory")
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self._facts = memory._facts
+        self._size = len(self._facts)
+        # per role: counts by position, the bot's choice at its own decision positions,
+        # and each position's parents in the walk (to drop the ancestors of a change)
+        self._roles: dict[Mark, tuple[dict[int, int], dict[int, int], dict[int, set[int]]]] = {}
+
+    def losing_lines(self, role: Mark) -> int:
+        if len(self._facts) != self._size:  # changed behind our back: start afresh
+            self._roles.clear()
+            self._size = len(self._facts)
+        if role not in self._roles:
+            self._roles[role] = ({}, {}, {})
+        return self._count(role, 0)
+
+    def learned(self, positions: Iterable[str]) -> None:
+        """Tell it the positions (after a move) of the facts just learned."""
+        positions = list(positions)
+        facts = self._facts
+        if len(facts) != self._size + len(positions):  # more changed than it was told
+            self._roles.clear()
+        self._size = len(facts)
+        for position in positions:
+            for variant in _orientations(string_to_code(position)):
+                mover = last_mover(variant)
+                for cell in range(9):
+                    if variant // POW3[cell] % 3 != mover:
+                        continue
+                    before = variant - mover * POW3[cell]
+                    for memo, choices, parents in self._roles.values():
+                        chosen = choices.get(before)
+                        if chosen is not None and chosen != choose_code(facts, before):
+                            _drop(before, memo, choices, parents)
+
+    def _count(self, role: Mark, root: int) -> int:
+        memo, choices, parents = self._roles[role]
+        facts = self._facts
+        opponent = int(role.other)
+        mine = int(role)
+        my_parity = 1 if role is Mark.X else 0
+
+        def lines(code: int) -> int:
+            result = memo.get(code)
+            if result is not None:
+                return result
+            won = WINNER[code]
+            free = EMPTIES[code]
+            if won or not free:
+                result = 1 if won == opponent else 0
+            elif len(free) % 2 == my_parity:
+                choices[code] = cell = choose_code(facts, code)
+                child = code + mine * POW3[cell]
+                parents.setdefault(child, set()).add(code)
+                result = lines(child)
+            else:
+                result = 0
+                for cell in free:
+                    child = code + opponent * POW3[cell]
+                    parents.setdefault(child, set()).add(code)
+                    result += lines(child)
+            memo[code] = result
+            return result
+
+        return lines(root)
+
+
+def _drop(code: int, memo: dict, choices: dict, parents: dict) -> None:
+    """Forget the counts of ``code`` and of every position above it in the walk."""
+    stack = [code]
+    choices.pop(code, None)
+    while stack:
+        current = stack.pop()
+        if memo.pop(current, None) is None and current != code:
+            continue  # already dropped, and its ancestors with it
+        stack.extend(parents.get(current, ()))

@@ -42,6 +42,9 @@ class Challenges:
     async def load(self) -> None:
         self._waiting = {c.channel_id: c for c in await self.store.pending_challenges()}
 
+    def all(self) -> list[ChallengeRecord]:
+        return list(self._waiting.values())
+
     def waiting(self, channel_id: int) -> ChallengeRecord | None:
         return self._waiting.get(channel_id)
 

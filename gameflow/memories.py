@@ -9,13 +9,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from data import Store
-from engine import Memory
+from engine import LiveAnalysis, Memory
 
 
 @dataclass
 class _Server:
     memory: Memory | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    analysis: LiveAnalysis | None = None  # of ``memory``, kept up to date as it learns
 
 
 class ServerMemories:
@@ -51,6 +52,14 @@ class ServerMemories:
             except BaseException:
                 server.memory = None
                 raise
+
+    def analysis(self, guild_id: int, memory: Memory) -> LiveAnalysis:
+        """The live analysis of ``memory``, this server's current memory: the ways to beat
+        it, recounted only where what it learned can change them."""
+        server = self._servers.setdefault(guild_id, _Server())
+        if server.analysis is None or server.analysis.memory is not memory:
+            server.analysis = LiveAnalysis(memory)
+        return server.analysis
 
     def replace(self, guild_id: int, memory: Memory) -> None:
         """Hold ``memory`` as the server's (inside :meth:`changing`, after it is stored)."""

@@ -314,18 +314,29 @@ class GameService:
         return await self.store.leaderboard(guild_id, by, player_id=player_id)
 
     async def stats(self, guild_id: int, player_id: int) -> Stats:
-        memory = await self.memory(guild_id)
+        figures = self._figures(guild_id, await self.memory(guild_id))
         return Stats(
             await self.store.record(guild_id),
             await self.store.record(guild_id, player_id),
-            len(memory),
-            engine.analyse(memory, Mark.X),
-            engine.analyse(memory, Mark.O),
+            figures.lessons,
+            engine.Vulnerability(Mark.X, figures.ways_to_beat_as_x),
+            engine.Vulnerability(Mark.O, figures.ways_to_beat_as_o),
             await self.store.member_record(guild_id),
             await self.store.member_record(guild_id, player_id),
         )
 
     # --- internals ----------------------------------------------------------------
+    def _figures(
+        self, guild_id: int, memory: Memory, lessons: tuple[Lesson, ...] = ()
+    ) -> BrainFigures:
+        """Lessons and the ways to beat the bot, from the server's live analysis (told of
+        ``lessons``, just learned into ``memory``)."""
+        analysis = self.memories.analysis(guild_id, memory)
+        analysis.learned(lesson.after for lesson in lessons)
+        return BrainFigures(
+            len(memory), analysis.losing_lines(Mark.X), analysis.losing_lines(Mark.O)
+        )
+
     @asynccontextmanager
     async def _storing(self, channel_id: int) -> AsyncIterator[None]:
         """Turn a write that changed nothing into a true answer for the person.
@@ -368,6 +379,8 @@ class GameService:
             if result in PLAYED_OUT:
                 lessons = tuple(memory.learn(moves))
             facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
+            # what the bot knows now: the learning curve's next point, if it changed
+            snapshot = self._figures(game.guild_id, memory, lessons).snapshot() if lessons else None
             now = self.clock()
             async with self._storing(game.channel_id):
                 await self.store.finish_game(
@@ -379,8 +392,7 @@ class GameService:
                     facts,
                     now=now,
                     ended_by=ended_by,
-                    # No learning-curve point per game yet: the analysis it needs (0.3-0.5
-                    # ms) tripled the move p99 of 1,000 busy servers (see the issue 6 note).
+                    snapshot=snapshot,
                 )
         self._games.pop(game.channel_id, None)
         return Turn(

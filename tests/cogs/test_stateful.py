@@ -124,6 +124,27 @@ class BotUnderAttack(RuleBasedStateMachine):
         member, channel = self.actor(where, who)
         self.act(where, member.slash(channel, "ttt play", first=first))
 
+    @rule(where=WHERE, who=WHO, other=WHO, first=st.sampled_from(["me", "them", "random"]),
+          answer=st.sampled_from(["Accept", "Decline", "Withdraw", None]))  # fmt: skip
+    def challenge(self, where, who, other, first, answer):
+        """A member challenges another (themselves: an open challenge), and someone
+        answers it, or nobody does."""
+        member, channel = self.actor(where, who)
+        opponent = self.actor(where, other)[0]
+        options = {"first": first} | ({"opponent": opponent} if other != who else {})
+        result = self.act(where, member.slash(channel, "ttt challenge", **options))
+        if answer is None or result.ephemeral or result.response is None:
+            return
+        invitation = result.response.message
+        labels = {b.label: b.custom_id for row in invitation.components for b in row.children}
+        if answer in labels:
+            answering = member if answer == "Withdraw" else opponent
+            if other == who and answer == "Accept":  # an open one: the next member accepts
+                answering = self.actor(where, (who + 1) % MEMBERS)[0]
+            self.act(where, answering.click(invitation, custom_id=labels[answer]))
+            if answer == "Accept" and self.bot.service.running_game(channel.id) is not None:
+                TALLY["games between members"] += 1
+
     @rule(where=WHERE, who=WHO, cell=CELLS)
     def move(self, where, who, cell):
         member, channel = self.actor(where, who)
@@ -151,7 +172,8 @@ class BotUnderAttack(RuleBasedStateMachine):
             game = self.bot.service.running_game(channel.id)
             if game is None:
                 return
-            player = next(m for m in members if m.id == game.player_id)
+            to_move = game.member_playing(game.board.turn)
+            player = next(m for m in members if m.id == to_move)
             free = game.board.legal_moves
             cell = free[pick % len(free)] + 1
             board = self.boards[where][-1] if self.boards.get(where) else None
@@ -166,10 +188,15 @@ class BotUnderAttack(RuleBasedStateMachine):
             if self.bot.service.running_game(channel.id) is None:
                 TALLY["games finished"] += 1
 
+    def shown_boards(self, where) -> list:
+        """The boards posted in a channel that are still there (older ones are deleted)."""
+        messages = self.env.backend.messages
+        return [b for b in self.boards.get(where, []) if b.id in messages.get(b.channel_id, {})]
+
     @rule(where=WHERE, who=WHO, cell=st.integers(1, 9), age=st.integers(0, 3))
     def click(self, where, who, cell, age):
         """Click a board: the newest, or an older (stale) one."""
-        boards = self.boards.get(where)
+        boards = self.shown_boards(where)
         if not boards:
             return
         member, _channel = self.actor(where, who)
@@ -187,7 +214,7 @@ class BotUnderAttack(RuleBasedStateMachine):
     def forged_click(self, where, who, game, ply, cell):
         """A modified client's click: a made-up cell button, sent as if it were on the
         channel's newest board (discord.py only dispatches ids found on the message)."""
-        boards = self.boards.get(where)
+        boards = self.shown_boards(where)
         if not boards:
             return
         member, _channel = self.actor(where, who)
