@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Literal
 
@@ -11,6 +12,7 @@ from discord.ext import commands, tasks
 
 from gameflow import GameError, GameService, Turn, parse_moves
 
+from . import chart
 from .challenges import ChallengeButton, ChallengeDesk
 from .questions import AnswerButton, Questions
 from .render import (
@@ -199,10 +201,24 @@ class TicTacToe(
 
     @app_commands.command(description="This server's record against me, and yours")
     async def stats(self, interaction: discord.Interaction) -> None:
-        stats = await self.service.stats(interaction.guild_id, interaction.user.id)
-        await interaction.response.send_message(
-            embed=stats_embed(stats, interaction.user, interaction.guild.name)
-        )
+        guild_id = interaction.guild_id
+        stats = await self.service.stats(guild_id, interaction.user.id)
+        embed = stats_embed(stats, interaction.user, interaction.guild.name)
+        png = await in_time(interaction, self._curve_png(guild_id, interaction.guild.name))
+        if png is None:  # no game has taught anything yet (or the drawing failed: logged)
+            await answer(interaction, embed=embed)
+            return
+        embed.set_image(url=f"attachment://{chart.FILE_NAME}")
+        await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
+
+    async def _curve_png(self, guild_id: int, guild_name: str) -> bytes | None:
+        """The learning curve's picture; the figures are shown even if drawing fails."""
+        try:
+            points = await self.service.curve(guild_id)
+            return await chart.curve_png(guild_id, points, f"How I learned in {guild_name}")
+        except Exception:
+            log.exception("could not draw the learning curve of server %s", guild_id)
+            return None
 
     @app_commands.command(
         name="forget-me", description="Delete your games and records in this server"

@@ -1,6 +1,6 @@
 """The game flow: a move, the bot's reply, learning and storing, in one place, without Discord."""
 
-from data import ChallengeRecord, MemberRecord, Record, Standing, TrainingRecord
+from data import ChallengeRecord, CurvePoint, MemberRecord, Record, Standing, TrainingRecord
 
 from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, parse_moves
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
@@ -20,6 +20,7 @@ __all__ = [
     "BrainView",
     "ChallengeRecord",
     "Challenges",
+    "CurvePoint",
     "Game",
     "GameError",
     "GameService",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import engine
 from data import (
     ChannelBusyError,
+    CurvePoint,
     GameRecord,
     MemberRecord,
     Record,
@@ -312,6 +313,10 @@ class GameService:
         if by not in LEADERBOARD_ORDERS:
             raise GameError(f"Rank by {', '.join(LEADERBOARD_ORDERS)}, not {by!r}.")
         return await self.store.leaderboard(guild_id, by, player_id=player_id)
+
+    async def curve(self, guild_id: int) -> list[CurvePoint]:
+        """The server's learning curve: at most about 500 points, however long its history."""
+        return await self.store.curve(guild_id)
 
     async def stats(self, guild_id: int, player_id: int) -> Stats:
         figures = self._figures(guild_id, await self.memory(guild_id))

@@ -70,7 +70,7 @@ def test_the_export_of_a_server_reads_back_as_the_same_memory():
     assert engine.export_memory(read_memory_file(data)) == json.loads(data)
 
 
-async def test_imports_and_resets_add_points_to_the_learning_curve(service):
+async def test_games_imports_and_resets_add_points_to_the_learning_curve(service):
     await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
     for cell in (1, 4, 7):  # the naive bot loses: counted, with its lessons
         await service.move(CHANNEL, ALICE, cell)
@@ -80,9 +80,11 @@ async def test_imports_and_resets_add_points_to_the_learning_curve(service):
     await service.reset_memory(GUILD)
     curve = await service.store.curve(GUILD)
     assert [(p.games, p.lessons > 0, p.training) for p in curve] == [
-        (1, True, False),
-        (1, False, False),
+        (1, True, False),  # the game
+        (1, True, False),  # the import
+        (1, False, False),  # the reset
     ]
+    assert curve[1].lessons > curve[0].lessons
     empty = BrainFigures.of(Memory())
     assert (curve[-1].lessons, curve[-1].beat_x, curve[-1].beat_o) == (
         0,

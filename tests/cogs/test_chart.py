@@ -1,0 +1,70 @@
+"""The learning curve: a point per game that teaches, and its picture in /ttt stats."""
+
+import struct
+
+import engine
+from cogs import chart
+from data import Store
+from engine import Mark
+from gameflow import CurvePoint
+from tests.cogs.test_games import play_line
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header; fails on anything that is not a PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_chart_plots_exactly_the_points_and_marks_unbeatable():
+    points = [
+        CurvePoint(1, 3, 40, 300, False),
+        CurvePoint(2, 9, 12, 150, False),
+        CurvePoint(2, 300, 0, 0, True),  # a training: unbeatable in both roles
+        CurvePoint(5, 0, 60, 450, False),  # a reset
+        CurvePoint(9, 320, 0, 4, False),
+    ]
+    fig = chart.figure(points, "test")
+    top, bottom = fig.axes
+    (lessons, *_) = top.lines
+    assert list(lessons.get_xdata()) == [1, 2, 2, 5, 9]
+    assert list(lessons.get_ydata()) == [3, 9, 300, 0, 320]
+    plotted = {line.get_label(): list(line.get_ydata()) for line in bottom.lines}
+    assert plotted["ways to beat me as X (first)"] == [40, 12, 0, 60, 0]
+    assert plotted["ways to beat me as O (second)"] == [300, 150, 0, 450, 4]
+    assert chart.became_unbeatable([40, 12, 0, 60, 0]) == [2, 4]
+    assert chart.became_unbeatable([300, 150, 0, 450, 4]) == [2]
+    stars = [line for line in bottom.lines if line.get_marker() == "*"]
+    assert sorted(float(s.get_xdata()[0]) for s in stars) == [2, 2, 9]
+    width, height = png_size(chart.draw(points, "test"))
+    assert (width, height) == (800, 500)
+
+
+async def stored_curve(db_path, guild_id):
+    store = await Store.open(db_path)
+    try:
+        return await store.curve(guild_id), await store.load_facts(guild_id)
+    finally:
+        await store.close()
+
+
+async def test_stats_attaches_the_curve_whose_points_are_the_games_snapshots(world, db_path):
+    w = world
+    first = await w.alice.slash(w.channel, "ttt stats")
+    assert not first.response.attachments  # nothing learned yet: no picture
+    await play_line(w, w.alice, [1, 4, 7])  # teaches
+    await play_line(w, w.alice, [1, 4, 7])  # the bot blocks now; this may teach or not
+    await play_line(w, w.bob, [4, 5, 7], first="me")
+    points, facts = await stored_curve(db_path, w.guild.id)
+    memory = engine.Memory(facts)
+    assert points and points[-1].lessons == len(memory)
+    assert points[-1].beat_x == engine.analyse(memory, Mark.X).losing_lines
+    assert points[-1].beat_o == engine.analyse(memory, Mark.O).losing_lines
+    assert [p.games for p in points] == sorted(p.games for p in points)
+    assert all(not p.training for p in points)
+    result = await w.alice.slash(w.channel, "ttt stats")
+    (attachment,) = result.response.attachments
+    assert result.response.embeds[0].image.url.endswith(chart.FILE_NAME)
+    png = w.env.backend.cdn.get(attachment.url)
+    assert png_size(png) == (800, 500) and 10_000 < len(png) < 500_000
