@@ -15,6 +15,11 @@ Three runs:
 * **hot stats**: the paced run again while one more server, with ``--history`` finished
   games behind it, answers ``/ttt stats`` (the game flow's part, without the chart)
   every 100 ms: stats must not cost more as the history grows, nor slow everyone else.
+
+Every game that teaches the bot something also stores a point of the learning curve
+(lessons, ways to beat it as X and O): the cost of that point is printed too, from the
+live analysis the game flow uses against a full one, and so is the time to draw the
+curve's picture, which ``/ttt stats`` does in a thread.
 """
 
 from __future__ import annotations
@@ -69,6 +74,56 @@ async def ask_stats(service, guild_id: int, timings: list[float], stop: asyncio.
         await service.stats(guild_id, 1)
         timings.append(time.perf_counter() - started)
         await asyncio.sleep(0.1)
+
+
+def curve_point_costs(games: int = 3000, seed: int = 1) -> tuple[int, float, float]:
+    """Per game that teaches: the learning curve's figures from the live analysis and from
+    a full one (median ms), over ``games`` random games on one memory."""
+    import engine
+    from engine import LiveAnalysis, Mark, Memory
+
+    rng = random.Random(seed)
+    memory = Memory()
+    live = LiveAnalysis(memory)
+    incremental, full = [], []
+    for _ in range(games):
+        moves, board = [], engine.Board()
+        while not board.is_game_over():
+            moves.append(rng.choice(board.legal_moves))
+            board.push(moves[-1])
+        lessons = memory.learn(moves)
+        if not lessons:
+            continue
+        started = time.perf_counter()
+        live.learned(lesson.after for lesson in lessons)
+        figures = live.losing_lines(Mark.X), live.losing_lines(Mark.O)
+        incremental.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        again = engine.analyse(memory, Mark.X), engine.analyse(memory, Mark.O)
+        full.append(time.perf_counter() - started)
+        assert figures == tuple(v.losing_lines for v in again)
+    return len(incremental), percentile(incremental, 0.5), percentile(full, 0.5)
+
+
+def chart_costs(points: int = 500, repeats: int = 5) -> tuple[float, float]:
+    """Drawing the curve's picture: the first time (matplotlib's import included) and
+    the median of ``repeats`` more, in ms, for a curve of ``points`` points."""
+    from cogs import chart
+    from gameflow import CurvePoint
+
+    curve = [
+        CurvePoint(n * 20, n, max(0, 60 - n // 5), max(0, 450 - n), n == points // 2)
+        for n in range(points)
+    ]
+    started = time.perf_counter()
+    chart.draw(curve, "bench")
+    first = (time.perf_counter() - started) * 1000
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        chart.draw(curve, "bench")
+        times.append(time.perf_counter() - started)
+    return first, percentile(times, 0.5)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -164,6 +219,13 @@ def main(argv: list[str] | None = None) -> None:
                   f"p50 {r['stats_p50']:.2f} ms, p99 {r['stats_p99']:.2f} ms")  # fmt: skip
     print("targets: move p99 <= 10 ms (paced, with or without hot stats); at least 500 "
           "moves/s; stats p99 <= 5 ms")  # fmt: skip
+    taught, live_ms, full_ms = curve_point_costs()
+    print(f"learning-curve point, per game that teaches ({taught} of 3,000 random games): "
+          f"live analysis {live_ms:.3f} ms, full analysis {full_ms:.3f} ms (medians), "
+          f"{full_ms / live_ms:.1f}x")  # fmt: skip
+    first, again = chart_costs()
+    print(f"drawing the curve's picture (500 points, in a thread): first {first:.0f} ms "
+          f"(importing matplotlib), then {again:.0f} ms (median of 5)")  # fmt: skip
 
 
 if __name__ == "__main__":
