@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .memory import Memory
-from .policy import choose_code
+from .memory import Memory, Outcome
+from .policy import choose_child
 from .rules import (
     EMPTIES,
+    MOVES,
     POW3,
     SYMMETRIES,
     WINNER,
@@ -38,32 +39,41 @@ class Vulnerability:
         return self.losing_lines > 0
 
 
-def _line_counter(policy: Policy, role: Mark) -> Callable[[int], int]:
-    """A memoised count of the opponent lines that beat ``policy`` from a position on.
+def _line_counter(policy: Policy | dict[int, Outcome], role: Mark) -> Callable[[int], int]:
+    """A memoised count of the opponent lines that beat the bot playing ``role`` from a
+    position on. ``policy`` is a memory's fact table (the bot's own policy, the fast path)
+    or any function from a position code to a cell.
 
     Written for speed: a point of the learning curve runs it at the end of every game
     that teaches the bot something.
     """
     memo: dict[int, int] = {}
-    opponent = int(role.other)
-    mine = int(role)
-    my_parity = 1 if role is Mark.X else 0  # X moves when an odd number of cells is free
     memo_get = memo.get
+    opponent = int(role.other)
+    my_parity = 1 if role is Mark.X else 0  # X moves when an odd number of cells is free
+    if isinstance(policy, dict):
+        facts = policy
+
+        def choice(code: int) -> int:
+            return choose_child(facts, code)[1]
+    else:
+
+        def choice(code: int) -> int:
+            return code + int(role) * POW3[policy(code)]
 
     def lines(code: int) -> int:
         result = memo_get(code)
         if result is not None:
             return result
-        won = WINNER[code]
-        free = EMPTIES[code]
-        if won or not free:
-            result = 1 if won == opponent else 0
-        elif len(free) % 2 == my_parity:
-            result = lines(code + mine * POW3[policy(code)])
+        moves = MOVES[code]
+        if moves is None:  # over: did the opponent win?
+            result = 1 if WINNER[code] == opponent else 0
+        elif len(moves) % 2 == my_parity:
+            result = lines(choice(code))
         else:
             result = 0
-            for cell in free:
-                result += lines(code + opponent * POW3[cell])
+            for move in moves:
+                result += lines(move[1])
         memo[code] = result
         return result
 
@@ -84,8 +94,7 @@ def winning_replies(policy: Policy, role: Mark, code: int) -> list[int]:
 
 def analyse(memory: Memory, role: Mark) -> Vulnerability:
     """Whether the bot, playing ``role`` with this memory, can still be beaten, and how often."""
-    facts = memory._facts
-    return Vulnerability(role, count_losing_lines(lambda code: choose_code(facts, code), role))
+    return Vulnerability(role, _line_counter(memory._facts, role)(0))
 
 
 def _orientations(code: int) -> set[int]:
@@ -140,39 +149,57 @@ class LiveAnalysis:
                     before = variant - mover * POW3[cell]
                     for memo, choices, parents in self._roles.values():
                         chosen = choices.get(before)
-                        if chosen is not None and chosen != choose_code(facts, before):
+                        if chosen is not None and chosen != choose_child(facts, before)[1]:
                             _drop(before, memo, choices, parents)
 
     def _count(self, role: Mark, root: int) -> int:
         memo, choices, parents = self._roles[role]
         facts = self._facts
         opponent = int(role.other)
-        mine = int(role)
         my_parity = 1 if role is Mark.X else 0
+
+        def link(child: int, parent: int) -> None:
+            known = parents.get(child)
+            if known is None:
+                parents[child] = parent + 1
+            elif parent not in _unpack(known):
+                parents[child] = known << _BITS | parent + 1
 
         def lines(code: int) -> int:
             result = memo.get(code)
             if result is not None:
                 return result
-            won = WINNER[code]
-            free = EMPTIES[code]
-            if won or not free:
-                result = 1 if won == opponent else 0
-            elif len(free) % 2 == my_parity:
-                choices[code] = cell = choose_code(facts, code)
-                child = code + mine * POW3[cell]
-                parents.setdefault(child, set()).add(code)
+            moves = MOVES[code]
+            if moves is None:
+                result = 1 if WINNER[code] == opponent else 0
+            elif len(moves) % 2 == my_parity:
+                choices[code] = child = choose_child(facts, code)[1]
+                link(child, code)
                 result = lines(child)
             else:
                 result = 0
-                for cell in free:
-                    child = code + opponent * POW3[cell]
-                    parents.setdefault(child, set()).add(code)
-                    result += lines(child)
+                for move in moves:
+                    link(move[1], code)
+                    result += lines(move[1])
             memo[code] = result
             return result
 
         return lines(root)
+
+
+# A position's parents in the walk, packed into one int (15 bits each, holding code + 1 so
+# that the empty board is not 0: 3**9 < 2**15), so the tables hold ints only and the
+# garbage collector never has to look at them.
+_BITS = 15
+_MASK = (1 << _BITS) - 1
+
+
+def _unpack(packed: int) -> list[int]:
+    codes = []
+    while packed:
+        codes.append((packed & _MASK) - 1)
+        packed >>= _BITS
+    return codes
 
 
 def _drop(code: int, memo: dict, choices: dict, parents: dict) -> None:
@@ -183,4 +210,4 @@ def _drop(code: int, memo: dict, choices: dict, parents: dict) -> None:
         current = stack.pop()
         if memo.pop(current, None) is None and current != code:
             continue  # already dropped, and its ancestors with it
-        stack.extend(parents.get(current, ()))
+        stack.extend(_unpack(parents.get(current, 0)))

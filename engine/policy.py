@@ -12,21 +12,25 @@ from __future__ import annotations
 
 from .board import Board
 from .memory import LOSS, WIN, Memory, Outcome
-from .rules import CANON, EMPTIES, POW3, is_over, string_to_code
+from .rules import CANON, EMPTIES, MOVES, POW3, is_over, string_to_code
 
 
 def choose_code(facts: dict[int, Outcome], code: int) -> int:
     """The policy on raw codes: the hot path of training and analysis."""
-    free = EMPTIES[code]
-    mark = 1 if len(free) % 2 else 2
-    first_safe = -1
-    for cell in free:
-        known = facts.get(CANON[code + mark * POW3[cell]])
+    return choose_child(facts, code)[0]
+
+
+def choose_child(facts: dict[int, Outcome], code: int) -> tuple[int, int, int]:
+    """The policy's move as ``(cell, child code, canonical child code)``."""
+    first_safe = None
+    get = facts.get
+    for move in MOVES[code]:
+        known = get(move[2])
         if known is WIN:
-            return cell
-        if first_safe < 0 and known is not LOSS:
-            first_safe = cell
-    return first_safe if first_safe >= 0 else free[0]
+            return move
+        if first_safe is None and known is not LOSS:
+            first_safe = move
+    return first_safe if first_safe is not None else MOVES[code][0]
 
 
 def choose_move(memory: Memory, position: str | Board) -> int:

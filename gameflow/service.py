@@ -334,13 +334,11 @@ class GameService:
     def _figures(
         self, guild_id: int, memory: Memory, lessons: tuple[Lesson, ...] = ()
     ) -> BrainFigures:
-        """Lessons and the ways to beat the bot, from the server's live analysis (told of
-        ``lessons``, just learned into ``memory``)."""
-        analysis = self.memories.analysis(guild_id, memory)
-        analysis.learned(lesson.after for lesson in lessons)
-        return BrainFigures(
-            len(memory), analysis.losing_lines(Mark.X), analysis.losing_lines(Mark.O)
+        """Lessons and the ways to beat the bot (``lessons``: just learned into ``memory``)."""
+        as_x, as_o = self.memories.ways_to_beat(
+            guild_id, memory, [lesson.after for lesson in lessons]
         )
+        return BrainFigures(len(memory), as_x, as_o)
 
     @asynccontextmanager
     async def _storing(self, channel_id: int) -> AsyncIterator[None]:
