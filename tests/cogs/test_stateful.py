@@ -334,8 +334,9 @@ RECOUNT_SERVERS = """
 RECOUNT_PLAYERS = """
     SELECT guild_id, me, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
         SUM(vs_bot AND result = 'player_won'), SUM(vs_bot AND result = 'draw'),
-        SUM(vs_bot AND result = 'abandoned'), SUM(NOT vs_bot), SUM(NOT vs_bot AND winner = me),
-        SUM(NOT vs_bot AND winner != me), SUM(NOT vs_bot AND result = 'draw')
+        SUM(vs_bot AND result = 'abandoned'), SUM(NOT vs_bot),
+        SUM(NOT vs_bot AND COALESCE(winner = me, 0)),
+        SUM(NOT vs_bot AND COALESCE(winner != me, 0)), SUM(NOT vs_bot AND result = 'draw')
     FROM ({sides}) WHERE me != 0 GROUP BY guild_id, me"""
 
 
@@ -358,7 +359,8 @@ def assert_counts_match_games(db) -> None:
         "SELECT guild_id, player_id, games, bot_wins, bot_losses, draws, unfinished,"
         " member_games, member_wins, member_losses, member_draws FROM player_counts"
     )
-    assert set(counted) == players
+    counted = set(counted)
+    assert counted == players, f"kept {counted - players}, recounted {players - counted}"
 
 
 def run_machine(examples: int, steps: int) -> None:
