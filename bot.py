@@ -31,6 +31,7 @@ from cogs import Admin, TicTacToe
 from cogs.replies import NOTHING_CHANGED, refuse
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameService
+from gameflow.memories import MEMORIES_KEPT
 
 log = logging.getLogger("ttt")
 
@@ -69,6 +70,7 @@ class Settings:
     game_timeout_minutes: float = DEFAULT_TIMEOUT_MINUTES
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
+    memory_cache_servers: int = MEMORIES_KEPT  # servers whose memory is kept in RAM
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, home: Path = HOME) -> Settings:
@@ -81,7 +83,8 @@ class Settings:
             try:
                 value = kind(raw)
             except ValueError:
-                raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+                whole = "a whole number" if kind is int else "a number"
+                raise ConfigError(f"{name} must be {whole}, got {raw!r}") from None
             if not math.isfinite(value):
                 raise ConfigError(f"{name} must be a finite number, got {raw!r}")
             if value <= 0:
@@ -98,6 +101,7 @@ class Settings:
             dev_guild_id=number("DEV_GUILD_ID", 0, int) or None,
             game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
             log_level=LOG_LEVELS[level],
+            memory_cache_servers=number("MEMORY_CACHE_SERVERS", MEMORIES_KEPT, int),
         )
 
 
@@ -155,6 +159,7 @@ class TicTacToeBot(commands.Bot):
             self.store,
             timeout_seconds=self.settings.game_timeout_minutes * 60,
             clock=virtual_aware_now,
+            memories_kept=self.settings.memory_cache_servers,
         )
         self.resumed = len(await self.service.load())
         await self.add_cog(TicTacToe(self, self.service, self.settings.sweep_seconds))

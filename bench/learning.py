@@ -28,16 +28,16 @@ class OurMethod:
 
     def __init__(self) -> None:
         self.memory = Memory()
-        self._facts = self.memory._facts
+        self._table = self.memory._table
 
     def policy(self, code: int) -> int:
-        return choose_code(self._facts, code)
+        return choose_code(self._table, code)
 
     def observe(self, codes: list[int], bot: Mark) -> bool:
-        return learn_path(self._facts, codes) > 0
+        return learn_path(self.memory, codes) > 0
 
     def __len__(self) -> int:
-        return len(self._facts)
+        return len(self.memory)
 
 
 class Seed000Method:

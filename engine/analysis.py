@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .memory import Memory, Outcome
+from .memory import Memory
 from .policy import choose_child
 from .rules import (
     EMPTIES,
@@ -39,10 +39,10 @@ class Vulnerability:
         return self.losing_lines > 0
 
 
-def _line_counter(policy: Policy | dict[int, Outcome], role: Mark) -> Callable[[int], int]:
+def _line_counter(policy: Policy | bytearray, role: Mark) -> Callable[[int], int]:
     """A memoised count of the opponent lines that beat the bot playing ``role`` from a
-    position on. ``policy`` is a memory's fact table (the bot's own policy, the fast path)
-    or any function from a position code to a cell.
+    position on. ``policy`` is a memory's table (the bot's own policy, the fast path) or
+    any function from a position code to a cell.
 
     Written for speed: a point of the learning curve runs it at the end of every game
     that teaches the bot something.
@@ -51,11 +51,11 @@ def _line_counter(policy: Policy | dict[int, Outcome], role: Mark) -> Callable[[
     memo_get = memo.get
     opponent = int(role.other)
     my_parity = 1 if role is Mark.X else 0  # X moves when an odd number of cells is free
-    if isinstance(policy, dict):
-        facts = policy
+    if isinstance(policy, bytearray):
+        table = policy
 
         def choice(code: int) -> int:
-            return choose_child(facts, code)[1]
+            return choose_child(table, code)[1]
     else:
 
         def choice(code: int) -> int:
@@ -94,7 +94,7 @@ def winning_replies(policy: Policy, role: Mark, code: int) -> list[int]:
 
 def analyse(memory: Memory, role: Mark) -> Vulnerability:
     """Whether the bot, playing ``role`` with this memory, can still be beaten, and how often."""
-    return Vulnerability(role, _line_counter(memory._facts, role)(0))
+    return Vulnerability(role, _line_counter(memory._table, role)(0))
 
 
 def _orientations(code: int) -> set[int]:
@@ -115,20 +115,19 @@ class LiveAnalysis:
     the next count starts afresh. Results equal :func:`analyse` always (tested).
     """
 
-    __slots__ = ("_facts", "_roles", "_size", "memory")
+    __slots__ = ("_roles", "_size", "memory")
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        self._facts = memory._facts
-        self._size = len(self._facts)
+        self._size = len(memory)
         # per role: counts by position, the bot's choice at its own decision positions,
         # and each position's parents in the walk (to drop the ancestors of a change)
         self._roles: dict[Mark, tuple[dict[int, int], dict[int, int], dict[int, set[int]]]] = {}
 
     def losing_lines(self, role: Mark) -> int:
-        if len(self._facts) != self._size:  # changed behind our back: start afresh
+        if len(self.memory) != self._size:  # changed behind our back: start afresh
             self._roles.clear()
-            self._size = len(self._facts)
+            self._size = len(self.memory)
         if role not in self._roles:
             self._roles[role] = ({}, {}, {})
         return self._count(role, 0)
@@ -136,10 +135,10 @@ class LiveAnalysis:
     def learned(self, positions: Iterable[str]) -> None:
         """Tell it the positions (after a move) of the facts just learned."""
         positions = list(positions)
-        facts = self._facts
-        if len(facts) != self._size + len(positions):  # more changed than it was told
+        table = self.memory._table
+        if len(self.memory) != self._size + len(positions):  # more changed than it was told
             self._roles.clear()
-        self._size = len(facts)
+        self._size = len(self.memory)
         for position in positions:
             for variant in _orientations(string_to_code(position)):
                 mover = last_mover(variant)
@@ -149,12 +148,12 @@ class LiveAnalysis:
                     before = variant - mover * POW3[cell]
                     for memo, choices, parents in self._roles.values():
                         chosen = choices.get(before)
-                        if chosen is not None and chosen != choose_child(facts, before)[1]:
+                        if chosen is not None and chosen != choose_child(table, before)[1]:
                             _drop(before, memo, choices, parents)
 
     def _count(self, role: Mark, root: int) -> int:
         memo, choices, parents = self._roles[role]
-        facts = self._facts
+        table = self.memory._table
         opponent = int(role.other)
         my_parity = 1 if role is Mark.X else 0
 
@@ -173,7 +172,7 @@ class LiveAnalysis:
             if moves is None:
                 result = 1 if WINNER[code] == opponent else 0
             elif len(moves) % 2 == my_parity:
-                choices[code] = child = choose_child(facts, code)[1]
+                choices[code] = child = choose_child(table, code)[1]
                 link(child, code)
                 result = lines(child)
             else:

@@ -1,8 +1,8 @@
 """The memory of proven facts, and learning them from finished games.
 
 A fact says, for the position right after a move, that the move is a proven WIN or a
-proven LOSS for the player who made it. Keys are canonical codes, so one lesson covers
-all 8 orientations, and one memory serves X and O alike.
+proven LOSS for the player who made it. Facts are kept per position up to symmetry, so
+one lesson covers all 8 orientations, and one memory serves X and O alike.
 
 Learning walks the played path backwards and applies three sound rules (issue 2):
 
@@ -20,9 +20,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .rules import (
-    CANON,
     EMPTIES,
-    POW3,
+    MOVES,
+    SLOT,
+    SLOT_CODES,
+    SLOTS,
     WINNER,
     Mark,
     code_to_string,
@@ -63,13 +65,33 @@ class Lesson:
     after: str  # the position right after it (what the memory stores, up to symmetry)
 
 
-class Memory:
-    """A set of proven facts, keyed by canonical position."""
+# A memory is 2 bits per slot (see rules.SLOT): 0 unknown, 1 a WIN, 2 a LOSS. The whole
+# of what a server knows fits in 191 bytes.
+UNKNOWN, WON, LOST = 0, 1, 2
+OUTCOMES = (None, WIN, LOSS)
+VALUES = {WIN: WON, LOSS: LOST}
+TABLE_BYTES = (SLOTS + 3) // 4
 
-    __slots__ = ("_facts",)
+
+def read(table: bytearray, code: int) -> int:
+    """The 2-bit value a table holds for ``code`` (any orientation, any legal code)."""
+    slot = SLOT[code]
+    return table[slot >> 2] >> ((slot & 3) << 1) & 3
+
+
+def _write(table: bytearray, code: int, value: int) -> None:
+    slot = SLOT[code]
+    table[slot >> 2] |= value << ((slot & 3) << 1)
+
+
+class Memory:
+    """A set of proven facts about positions up to symmetry, as a 2-bit table."""
+
+    __slots__ = ("_size", "_table")
 
     def __init__(self, facts: Iterable[Fact | tuple[str, Outcome | str]] = ()) -> None:
-        self._facts: dict[int, Outcome] = {}
+        self._table = bytearray(TABLE_BYTES)
+        self._size = 0
         for fact in facts:
             if isinstance(fact, Fact):
                 self.add(fact.position, fact.outcome)
@@ -78,27 +100,32 @@ class Memory:
 
     # --- reading ------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self._facts)
+        return self._size
 
     def __iter__(self) -> Iterator[Fact]:
         """The facts in a stable order, each in its canonical orientation."""
-        for code in sorted(self._facts):
-            yield Fact(code_to_string(code), self._facts[code])
+        table = self._table
+        for code in SLOT_CODES:
+            value = read(table, code)
+            if value:
+                yield Fact(code_to_string(code), OUTCOMES[value])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Memory) and other._facts == self._facts
+        return isinstance(other, Memory) and other._table == self._table
 
     def __repr__(self) -> str:
-        wins = sum(o is WIN for o in self._facts.values())
+        wins = sum(fact.outcome is WIN for fact in self)
         return f"<Memory {len(self)} facts: {wins} wins, {len(self) - wins} losses>"
 
     def outcome(self, position: str) -> Outcome | None:
         """The known outcome of the move that produced ``position``, in any orientation."""
-        return self._facts.get(CANON[string_to_code(position)])
+        code = string_to_code(position)
+        return OUTCOMES[read(self._table, code)] if code else None
 
     def copy(self) -> Memory:
         clone = Memory()
-        clone._facts = dict(self._facts)
+        clone._table = bytearray(self._table)
+        clone._size = self._size
         return clone
 
     # --- writing ------------------------------------------------------------------
@@ -118,15 +145,17 @@ class Memory:
             )
         if not WINNER[code] and not EMPTIES[code]:
             raise ValueError(f"position {position!r} is a finished draw, neither a win nor a loss")
-        key = CANON[code]
-        known = self._facts.get(key)
+        known = OUTCOMES[read(self._table, code)]
         if known is not None and known is not outcome:
             raise ValueError(f"position {position!r} is already known as a {known.value}")
-        self._facts[key] = outcome
+        if known is None:
+            _write(self._table, code, VALUES[outcome])
+            self._size += 1
         return known is None
 
     def clear(self) -> None:
-        self._facts.clear()
+        self._table[:] = bytes(TABLE_BYTES)  # in place: policies may hold the table
+        self._size = 0
 
     def learn(self, moves: Iterable[int]) -> list[Lesson]:
         """Learn from one finished game (cells 0..8 in play order, X first).
@@ -139,9 +168,11 @@ class Memory:
         if not codes or not (WINNER[codes[-1]] or not EMPTIES[codes[-1]]):
             raise ValueError("only a finished game can be learned from")
         lessons = []
+        table = self._table
         for ply in range(len(codes) - 1, -1, -1):
-            outcome = infer(self._facts, codes[ply])
+            outcome = infer(table, codes[ply])
             if outcome is not None:
+                self._size += 1
                 before = codes[ply - 1] if ply else 0
                 lessons.append(
                     Lesson(
@@ -156,30 +187,32 @@ class Memory:
         return lessons
 
 
-def learn_path(facts: dict[int, Outcome], codes: list[int]) -> int:
+def learn_path(memory: Memory, codes: list[int]) -> int:
     """Learn from a finished game given as its position codes; return how many facts are new.
 
     The fast path of training: no Lesson objects, no validation.
     """
-    return sum(infer(facts, code) is not None for code in reversed(codes))
+    table = memory._table
+    new = sum(infer(table, code) is not None for code in reversed(codes))
+    memory._size += new
+    return new
 
 
-def infer(facts: dict[int, Outcome], code: int) -> Outcome | None:
-    """Record and return a newly provable fact about ``code``, or ``None``.
-
-    The hot path of learning: it works on codes and the raw fact table.
-    """
-    key = CANON[code]
-    if key in facts:
+def infer(table: bytearray, code: int) -> Outcome | None:
+    """Record and return a newly provable fact about ``code``, or ``None``; the caller
+    counts it. The hot path of learning: it works on codes and the raw table."""
+    slot = SLOT[code]
+    byte, shift = slot >> 2, (slot & 3) << 1
+    if table[byte] >> shift & 3:
         return None
-    outcome = prove(facts, code)
+    outcome = prove(table, code)
     if outcome is not None:
-        facts[key] = outcome
+        table[byte] |= VALUES[outcome] << shift
     return outcome
 
 
-def prove(facts: dict[int, Outcome], code: int) -> Outcome | None:
-    """What the three rules prove about the move that produced ``code``, from ``facts``.
+def prove(table: bytearray, code: int) -> Outcome | None:
+    """What the three rules prove about the move that produced ``code``, from ``table``.
 
     Each rule looks only at ``code`` and the positions one move later, so a table in which
     every fact proves itself this way is true by induction from the finished games: the
@@ -187,15 +220,14 @@ def prove(facts: dict[int, Outcome], code: int) -> Outcome | None:
     """
     if WINNER[code]:
         return WIN
-    free = EMPTIES[code]
-    if not free:
+    replies = MOVES[code]
+    if replies is None:
         return None  # a draw proves nothing
-    reply = 2 if len(free) % 2 == 0 else 1  # the opponent of the mover
     all_lose = True
-    for cell in free:
-        known = facts.get(CANON[code + reply * POW3[cell]])
-        if known is WIN:
+    for _cell, _child, byte, shift in replies:
+        known = table[byte] >> shift & 3
+        if known == WON:
             return LOSS
-        if known is not LOSS:
+        if known != LOST:
             all_lose = False
     return WIN if all_lose else None

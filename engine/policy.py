@@ -11,26 +11,26 @@ Deterministic, so people can watch the bot change its mind after a loss.
 from __future__ import annotations
 
 from .board import Board
-from .memory import LOSS, WIN, Memory, Outcome
-from .rules import CANON, EMPTIES, MOVES, POW3, is_over, string_to_code
+from .memory import LOST, OUTCOMES, WON, Memory, Outcome, read
+from .rules import MOVES, is_over, string_to_code
 
 
-def choose_code(facts: dict[int, Outcome], code: int) -> int:
-    """The policy on raw codes: the hot path of training and analysis."""
-    return choose_child(facts, code)[0]
+def choose_code(table: bytearray, code: int) -> int:
+    """The policy on raw codes and a memory's table: the hot path of training."""
+    return choose_child(table, code)[0]
 
 
-def choose_child(facts: dict[int, Outcome], code: int) -> tuple[int, int, int]:
-    """The policy's move as ``(cell, child code, canonical child code)``."""
+def choose_child(table: bytearray, code: int) -> tuple[int, int, int, int]:
+    """The policy's move, as its entry in ``rules.MOVES``: ``(cell, child, …)``."""
     first_safe = None
-    get = facts.get
-    for move in MOVES[code]:
-        known = get(move[2])
-        if known is WIN:
+    moves = MOVES[code]
+    for move in moves:
+        known = table[move[2]] >> move[3] & 3
+        if known == WON:
             return move
-        if first_safe is None and known is not LOSS:
+        if first_safe is None and known != LOST:
             first_safe = move
-    return first_safe if first_safe is not None else MOVES[code][0]
+    return first_safe if first_safe is not None else moves[0]
 
 
 def choose_move(memory: Memory, position: str | Board) -> int:
@@ -41,7 +41,7 @@ def choose_move(memory: Memory, position: str | Board) -> int:
     code = position.code if isinstance(position, Board) else string_to_code(position)
     if is_over(code):
         raise ValueError("the game is over; there is no move to choose")
-    return choose_code(memory._facts, code)
+    return choose_code(memory._table, code)
 
 
 def outlook(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
@@ -50,6 +50,5 @@ def outlook(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
     code = position.code if isinstance(position, Board) else string_to_code(position)
     if is_over(code):
         raise ValueError("the game is over; there is no move to look at")
-    mark = 1 if len(EMPTIES[code]) % 2 else 2
-    facts = memory._facts
-    return {cell: facts.get(CANON[code + mark * POW3[cell]]) for cell in EMPTIES[code]}
+    table = memory._table
+    return {cell: OUTCOMES[read(table, child)] for cell, child, _, _ in MOVES[code]}

@@ -114,20 +114,45 @@ def _build_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
 CANON, WINNER, EMPTIES = _build_tables()
 
 
-def _build_moves() -> list[tuple[tuple[int, int, int], ...] | None]:
-    """For each unfinished legal position, every move of the player to move as
-    ``(cell, child code, canonical child code)``, in cell order; ``None`` elsewhere.
+def _build_slots() -> tuple[list[int], list[int]]:
+    """Number the positions a fact can be about, up to symmetry: every legal position
+    after a move except a finished draw (761 of them). Returns each code's slot (that of
+    its canonical orientation; a finished draw gets the spare slot, never written, and
+    an illegal code or the empty board -1) and each slot's canonical code."""
+    slot_of = [-1] * len(CANON)
+    slot_codes: list[int] = []
+    for code, canon in enumerate(CANON):
+        if canon == code and code and (WINNER[code] or EMPTIES[code]):
+            slot_of[code] = len(slot_codes)
+            slot_codes.append(code)
+    draw = len(slot_codes)
+    for code, canon in enumerate(CANON):
+        if canon > 0 and slot_of[code] < 0:
+            slot_of[code] = slot_of[canon] if WINNER[code] or EMPTIES[code] else draw
+    return slot_of, slot_codes
 
-    The hot paths (choosing a move, counting the lines that beat the bot) then do no
-    arithmetic per move, only lookups. Tuples of ints: untracked by the garbage collector.
+
+SLOT, SLOT_CODES = _build_slots()
+SLOTS = len(SLOT_CODES) + 1  # and the spare one of finished draws
+
+
+def _build_moves() -> list[tuple[tuple[int, int, int, int], ...] | None]:
+    """For each unfinished legal position, every move of the player to move as
+    ``(cell, child code, byte, shift)``, in cell order; ``None`` elsewhere. The child's
+    outcome in a memory's 2-bit table is ``table[byte] >> shift & 3``.
+
+    The hot paths (choosing a move, proving a fact, counting the lines that beat the bot)
+    then do no arithmetic per move, only lookups. Tuples of ints: untracked by the
+    garbage collector.
     """
-    moves: list[tuple[tuple[int, int, int], ...] | None] = [None] * len(CANON)
+    moves: list[tuple[tuple[int, int, int, int], ...] | None] = [None] * len(CANON)
     for code, free in enumerate(EMPTIES):
         if CANON[code] < 0 or WINNER[code] or not free:
             continue
         mark = 1 if len(free) % 2 else 2
+        children = [(cell, code + mark * POW3[cell]) for cell in free]
         moves[code] = tuple(
-            (cell, code + mark * POW3[cell], CANON[code + mark * POW3[cell]]) for cell in free
+            (cell, child, SLOT[child] >> 2, (SLOT[child] & 3) << 1) for cell, child in children
         )
     return moves
 

@@ -62,7 +62,7 @@ def train(
         raise ValueError(f"role must be Mark.X, Mark.O or 'both', got {role!r}")
     rng = random.Random(seed)
     rand = rng.random
-    facts = memory._facts
+    table = memory._table
 
     def random_move(code: int) -> int:
         free = EMPTIES[code]
@@ -73,10 +73,10 @@ def train(
     elif opponent == "self":
 
         def opponent_move(code: int) -> int:
-            return random_move(code) if rand() < explore else choose_code(facts, code)
+            return random_move(code) if rand() < explore else choose_code(table, code)
 
     elif opponent == "teacher":
-        opponent_move = _teacher(facts, random_move)
+        opponent_move = _teacher(memory, random_move)
 
     elif callable(opponent):
 
@@ -91,9 +91,9 @@ def train(
             f"opponent must be 'random', 'self', 'teacher' or a callable, got {opponent!r}"
         )
 
-    bot_move = opponent_move if opponent == "self" else (lambda code: choose_code(facts, code))
+    bot_move = opponent_move if opponent == "self" else (lambda code: choose_code(table, code))
     every = progress_every or max(1, games // 100)
-    before = len(facts)
+    before = len(memory)
     wins = losses = 0
     started = time.perf_counter()
     for game in range(games):
@@ -108,7 +108,7 @@ def train(
             if WINNER[code] or len(free) == 1:
                 break
         won = WINNER[code]
-        learn_path(facts, path)
+        learn_path(memory, path)
         if won == bot:
             wins += 1
         elif won:
@@ -120,12 +120,12 @@ def train(
         wins,
         losses,
         games - wins - losses,
-        len(facts) - before,
+        len(memory) - before,
         time.perf_counter() - started,
     )
 
 
-def _teacher(facts: dict, fallback: Callable[[int], int]) -> Callable[[int], int]:
+def _teacher(memory: Memory, fallback: Callable[[int], int]) -> Callable[[int], int]:
     """The worst-case opponent: a winning line against the bot's current policy if any.
 
     The search is memoised per position and kept while the memory is unchanged (facts are
@@ -135,17 +135,16 @@ def _teacher(facts: dict, fallback: Callable[[int], int]) -> Callable[[int], int
     counters: dict[Mark, Callable[[int], int]] = {}
     version = [-1]
 
-    def policy(code: int) -> int:
-        return choose_code(facts, code)
+    table = memory._table
 
     def move(code: int) -> int:
         bot = Mark(3 - (1 if len(EMPTIES[code]) % 2 else 2))  # the side not to move
-        if version[0] != len(facts):
+        if version[0] != len(memory):
             counters.clear()
-            version[0] = len(facts)
+            version[0] = len(memory)
         lines = counters.get(bot)
         if lines is None:
-            lines = counters[bot] = _line_counter(policy, bot)
+            lines = counters[bot] = _line_counter(table, bot)
         me = 3 - int(bot)
         for cell in EMPTIES[code]:
             if lines(code + me * POW3[cell]):

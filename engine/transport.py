@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .memory import Memory, Outcome, prove
-from .rules import CANON, EMPTIES, POW3, code_to_string, string_to_code
+from .memory import LOST, OUTCOMES, Memory, Outcome, prove, read
+from .rules import MOVES, code_to_string, string_to_code
 
 FORMAT = "ttt-memory"
 VERSION = 1
@@ -76,17 +76,15 @@ def import_memory(document: dict[str, Any] | str | bytes) -> Memory:
 
 def _unproven(memory: Memory, position: str) -> str | None:
     """Why the fact about ``position`` does not follow from ``memory``, or ``None`` if it does."""
-    facts = memory._facts
+    table = memory._table
     code = string_to_code(position)
-    claimed = facts[CANON[code]]
-    if prove(facts, code) is claimed:
+    claimed = OUTCOMES[read(table, code)]
+    if prove(table, code) is claimed:
         return None
-    reply = 2 if len(EMPTIES[code]) % 2 == 0 else 1
-    children = [code + reply * POW3[cell] for cell in EMPTIES[code]]
     if claimed is Outcome.LOSS:
         why = "no reply to it is a known win"
     else:
-        open_reply = next(c for c in children if facts.get(CANON[c]) is not Outcome.LOSS)
+        open_reply = next(child for _, child, _, _ in MOVES[code] if read(table, child) != LOST)
         why = f"the reply that gives {code_to_string(open_reply)!r} is not a known loss"
     return (
         f"position {position!r} as a {claimed.value} is not proven by the document's own "

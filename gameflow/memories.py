@@ -1,5 +1,11 @@
-"""Each server's memory, read from the store once and kept, with the lock that orders
-every change to it (learning from a game, a reset, an import, a training's merge)."""
+"""Each server's memory, read from the store when first needed and kept while it is
+among the most recently used, with the lock that orders every change to it (learning
+from a game, a reset, an import, a training's merge).
+
+A memory is a 191-byte table, so a cached server costs about half a kilobyte; the cache
+holds at most ``kept`` servers (``MEMORY_CACHE_SERVERS``) and reads any other one back
+from the store, which gives exactly the same memory.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +13,11 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 
 from data import Store
 from engine import LiveAnalysis, Mark, Memory, analyse
 
-
-@dataclass
-class _Server:
-    memory: Memory | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
+MEMORIES_KEPT = 100_000  # about 50 MB
 
 # Live analyses kept, for the servers that taught the bot most recently. One costs tens
 # of KB (a count for every position of the bot's games) and its first count costs more
@@ -27,25 +27,39 @@ ANALYSES_KEPT = 64
 
 
 class ServerMemories:
-    def __init__(self, store: Store, *, analyses_kept: int = ANALYSES_KEPT) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        kept: int = MEMORIES_KEPT,
+        analyses_kept: int = ANALYSES_KEPT,
+    ) -> None:
+        if kept < 1:
+            raise ValueError("the memory cache must hold at least 1 server")
         self.store = store
-        self._servers: dict[int, _Server] = {}
+        self.kept = kept
+        self._memories: OrderedDict[int, Memory] = OrderedDict()  # least recently used first
+        # a server's lock and how many hold or await it; only while anyone does
+        self._locks: dict[int, list] = {}
         self._analyses: OrderedDict[int, LiveAnalysis] = OrderedDict()
         self._recent: OrderedDict[int, None] = OrderedDict()  # taught once, lately
         self._analyses_kept = analyses_kept
 
+    def __len__(self) -> int:
+        return len(self._memories)
+
     async def get(self, guild_id: int) -> Memory:
         """This server's memory, for reading (choosing a move, stats, a preview)."""
-        server = self._servers.setdefault(guild_id, _Server())
-        if server.memory is None:
-            async with server.lock:
-                return await self._loaded(guild_id, server)
-        return server.memory
+        memory = self._memories.get(guild_id)
+        if memory is not None:
+            self._memories.move_to_end(guild_id)
+            return memory
+        async with self._lock(guild_id):
+            return await self._loaded(guild_id)
 
     def cached(self, guild_id: int) -> Memory | None:
-        """The memory held for a server, if it has been read (for checks and tests)."""
-        server = self._servers.get(guild_id)
-        return server.memory if server is not None else None
+        """The memory held for a server, if it is held (for checks and tests)."""
+        return self._memories.get(guild_id)
 
     @asynccontextmanager
     async def changing(self, guild_id: int) -> AsyncIterator[Memory]:
@@ -54,14 +68,27 @@ class ServerMemories:
         If the block fails, the cached memory is dropped and read afresh next time, so a
         change that did not reach the store is never kept in the cache alone.
         """
-        server = self._servers.setdefault(guild_id, _Server())
-        async with server.lock:
-            memory = await self._loaded(guild_id, server)
+        async with self._lock(guild_id):
+            memory = await self._loaded(guild_id)
             try:
                 yield memory
             except BaseException:
-                server.memory = None
+                self._memories.pop(guild_id, None)
                 raise
+
+    @asynccontextmanager
+    async def _lock(self, guild_id: int) -> AsyncIterator[None]:
+        entry = self._locks.get(guild_id)
+        if entry is None:
+            entry = self._locks[guild_id] = [asyncio.Lock(), 0]
+        entry[1] += 1  # holding or waiting for it
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[guild_id]  # nobody holds or awaits it: a new one next time
 
     def ways_to_beat(
         self, guild_id: int, memory: Memory, learned: Iterable[str] = ()
@@ -87,9 +114,19 @@ class ServerMemories:
 
     def replace(self, guild_id: int, memory: Memory) -> None:
         """Hold ``memory`` as the server's (inside :meth:`changing`, after it is stored)."""
-        self._servers.setdefault(guild_id, _Server()).memory = memory
+        self._keep(guild_id, memory)
 
-    async def _loaded(self, guild_id: int, server: _Server) -> Memory:
-        if server.memory is None:
-            server.memory = Memory(await self.store.load_facts(guild_id))
-        return server.memory
+    async def _loaded(self, guild_id: int) -> Memory:
+        memory = self._memories.get(guild_id)
+        if memory is None:
+            memory = Memory(await self.store.load_facts(guild_id))
+            self._keep(guild_id, memory)
+        return memory
+
+    def _keep(self, guild_id: int, memory: Memory) -> None:
+        self._memories[guild_id] = memory
+        self._memories.move_to_end(guild_id)
+        while len(self._memories) > self.kept:
+            # the least recently used goes; if it is being changed right now, its lock
+            # still orders that change before anyone reads it back from the store
+            self._memories.popitem(last=False)

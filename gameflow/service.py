@@ -31,7 +31,7 @@ from .brain import Brain, BrainFigures
 from .challenges import Challenges
 from .errors import GameError, busy_means_unchanged
 from .game import Game, Turn
-from .memories import ServerMemories
+from .memories import MEMORIES_KEPT, ServerMemories
 from .settings import ServerSettings
 from .training import Trainer
 
@@ -63,13 +63,20 @@ class Stats:
 
 
 class GameService:
-    def __init__(self, store: Store, *, timeout_seconds: float, clock: Clock = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        timeout_seconds: float,
+        clock: Clock = time.time,
+        memories_kept: int = MEMORIES_KEPT,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.settings = ServerSettings(store, default_timeout_seconds=timeout_seconds)
         self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
         self._busy: set[int] = set()  # channels with a request in progress
-        self.memories = ServerMemories(store)
+        self.memories = ServerMemories(store, kept=memories_kept)
         self.brain = Brain(store, self.memories, clock)
         self.trainer = Trainer(store, self.memories, clock)
         self.challenges = Challenges(self)

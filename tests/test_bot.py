@@ -35,7 +35,9 @@ def test_defaults_and_overrides():
         ({"GAME_TIMEOUT_MINUTES": "nan"}, "finite number, got 'nan'"),
         ({"GAME_TIMEOUT_MINUTES": "inf"}, "finite number, got 'inf'"),
         ({"GAME_TIMEOUT_MINUTES": "-inf"}, "finite number"),
-        ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a number"),
+        ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a whole number"),
+        ({"MEMORY_CACHE_SERVERS": "1.5"}, "MEMORY_CACHE_SERVERS must be a whole number"),
+        ({"MEMORY_CACHE_SERVERS": "0"}, "MEMORY_CACHE_SERVERS must be greater than 0"),
         ({"LOG_LEVEL": "LOUD"}, "DEBUG, INFO, WARNING, WARN, ERROR, CRITICAL, got 'LOUD'"),
     ],
 )

@@ -113,7 +113,7 @@ def watched_games_memory() -> Memory:
 
 def teacher_trained_memory() -> Memory:
     memory = Memory()
-    policy = lambda code: engine.policy.choose_code(memory._facts, code)  # noqa: E731
+    policy = lambda code: engine.policy.choose_code(memory._table, code)  # noqa: E731
 
     def teacher(board):
         wins = engine.winning_replies(policy, board.turn.other, board.code)
