@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -67,11 +68,20 @@ INVITE_SCOPES = ("bot", "applications.commands")
 class Settings:
     token: str | None
     database_path: str = str(HOME / DEFAULT_DATABASE_PATH)  # always absolute
+    postgres_url: str | None = None  # DATABASE_URL=postgresql://…: PostgreSQL instead
     dev_guild_id: int | None = None
     game_timeout_minutes: float = DEFAULT_TIMEOUT_MINUTES
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
     memory_cache_servers: int = MEMORIES_KEPT  # servers whose memory is kept in RAM
+
+    @property
+    def database_label(self) -> str:
+        """Where the data lives, for the log: the file, or the PostgreSQL server and
+        database (never the password)."""
+        if self.postgres_url is None:
+            return self.database_path
+        return "PostgreSQL " + re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", self.postgres_url)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, home: Path = HOME) -> Settings:
@@ -95,10 +105,23 @@ class Settings:
         level = env.get("LOG_LEVEL", "").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}")
-        database = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        url = env.get("DATABASE_URL", "").strip()
+        postgres_url = url if url.startswith(("postgresql://", "postgres://")) else None
+        if url.startswith("sqlite://"):  # sqlite:///relative/path or sqlite:////absolute/path
+            url = url.removeprefix("sqlite://").removeprefix("/")
+            if not url:
+                raise ConfigError("DATABASE_URL sqlite:/// needs a file path after it")
+        elif "://" in url and postgres_url is None:
+            raise ConfigError(
+                f"DATABASE_URL must start with postgresql:// or sqlite:///, or be a file "
+                f"path, got {url.split('://')[0]}://…"
+            )
+        given = (url if postgres_url is None else "") or env.get("DATABASE_PATH", "").strip()
+        database = Path(given or DEFAULT_DATABASE_PATH)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=str(database if database.is_absolute() else home / database),
+            postgres_url=postgres_url,
             dev_guild_id=number("DEV_GUILD_ID", 0, int) or None,
             game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
             log_level=LOG_LEVELS[level],
@@ -150,8 +173,10 @@ class TicTacToeBot(commands.Bot):
 
     async def open_store(self) -> Store:
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
-            log.debug("database: %s", self.settings.database_path)
+            self.store = await Store.connect(
+                self.settings.postgres_url or self.settings.database_path
+            )
+            log.debug("database: %s", self.settings.database_label)
         return self.store
 
     async def setup_hook(self) -> None:
@@ -173,7 +198,7 @@ class TicTacToeBot(commands.Bot):
             self.user,
             len(self.guilds),
             self.resumed,
-            self.settings.database_path,
+            self.settings.database_label,
             self.invite_url(),
         )
 

@@ -6,6 +6,7 @@ from .errors import (
     StoreBusyError,
     StoreError,
     StoreOpenError,
+    UniqueViolation,
 )
 from .migrations import SCHEMA_VERSION
 from .store import (
@@ -44,4 +45,5 @@ __all__ = [
     "StoreError",
     "StoreOpenError",
     "TrainingRecord",
+    "UniqueViolation",
 ]

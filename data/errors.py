@@ -19,3 +19,7 @@ class StaleGameError(StoreError):
 
 class SchemaTooNewError(StoreError):
     """The database was written by a newer version of the bot."""
+
+
+class UniqueViolation(StoreError):
+    """A write would break a uniqueness rule (such as one running game per channel)."""

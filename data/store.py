@@ -1,6 +1,7 @@
 """The only place that speaks SQL: per-server memory, game history, running games.
 
-One aiosqlite connection in WAL mode. Every method that changes something commits
+The queries are written once; a driver runs them (``data/sqlite.py``: one aiosqlite
+connection in WAL mode). Every method that changes something commits
 before it returns, so whatever the bot announces afterwards is already on disk. Every
 write to a running game is conditional on the state it was computed from, so two
 processes on one database (an overlapping deploy) cannot overwrite each other's moves.
@@ -8,30 +9,23 @@ processes on one database (an overlapping deploy) cannot overwrite each other's 
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import aiosqlite
+from .errors import StaleGameError, UniqueViolation
+from .migrations import Rows
+from .sqlite import SYNCHRONOUS, SQLiteDriver
 
-from .errors import SchemaTooNewError, StaleGameError, StoreBusyError, StoreOpenError
-from .migrations import Rows, migrate, run, run_in_transaction
+if TYPE_CHECKING:
+    from .postgres import PostgresDriver
 
 RUNNING = "running"
-SYNCHRONOUS = "NORMAL"
 # How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
 # between members (the player's opponent won); a resignation in a game between members
 # names who resigned in ended_by.
 RESULTS = ("player_won", "bot_won", "opponent_won", "draw", "resigned", "abandoned")
-
-
-# How long a write waits for another connection's lock. One connection serves every
-# server, so a long wait here stalls them all; failing one request fast and truthfully
-# is better. It also leaves room inside Discord's 3-second deadline.
-BUSY_TIMEOUT_MS = 2000
 
 
 class ChannelBusyError(Exception):
@@ -97,13 +91,19 @@ class CurvePoint:
 
 _COUNT_COLUMNS = "games, bot_wins, bot_losses, draws, unfinished"
 
+# Parameters in a SELECT list have no column to take their type from; PostgreSQL needs it
+# said (SQLite takes these casts as plain affinities)
+_ID, _INT, _TEXT, _TIME = (
+    f"CAST(? AS {kind})" for kind in ("BIGINT", "INTEGER", "TEXT", "DOUBLE PRECISION")
+)
+
 
 def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> tuple:
     return (
         "INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o, training)"
-        " SELECT ?, COALESCE((SELECT games + member_games FROM server_counts"
+        f" SELECT {_ID}, COALESCE((SELECT games + member_games FROM server_counts"
         " WHERE guild_id = ?), 0),"
-        " ?, ?, ?, ?",
+        f" {_INT}, {_INT}, {_INT}, {_INT}",
         (guild_id, guild_id, snapshot.lessons, snapshot.beat_x, snapshot.beat_o, int(training)),
     )
 
@@ -233,49 +233,40 @@ def _start(
 
 
 class Store:
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        self._write_lock = asyncio.Lock()  # one connection: transactions must not interleave
+    """Every query the bot makes, on a driver that speaks to one database: SQLite
+    (:class:`SQLiteDriver`, the embedded default). The SQL is written once, with ``?``
+    placeholders."""
+
+    def __init__(self, driver: SQLiteDriver | PostgresDriver) -> None:
+        self._driver = driver
+
+    @classmethod
+    async def connect(cls, url: str | Path, *, schema: str | None = None) -> Store:
+        """Open the database ``url`` names: ``postgresql://…`` (or ``postgres://…``) on
+        PostgreSQL; ``sqlite:///path``, or a bare path, on SQLite (the default)."""
+        text = str(url)
+        if text.startswith(("postgresql://", "postgres://")):
+            from .postgres import PostgresDriver
+
+            return cls(await PostgresDriver.open(text, schema=schema))
+        if text.startswith("sqlite://"):  # sqlite:///relative/path, sqlite:////absolute/path
+            text = text.removeprefix("sqlite://").removeprefix("/") or ":memory:"
+        return await cls.open(text)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = SYNCHRONOUS) -> Store:
-        """Open (or create) the database and bring its schema up to date.
+        """Open (or create) a SQLite database and bring its schema up to date.
 
         Raises :class:`StoreOpenError` saying what is wrong with ``path`` and how to fix it,
         or :class:`SchemaTooNewError` for a database written by a newer bot.
         """
-        if str(path) != ":memory:":
-            path = Path(path).absolute()
-            _check_path(path)
-        try:
-            db = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN ourselves
-        except sqlite3.Error as error:
-            raise StoreOpenError(_open_failure(path, error)) from None
-        try:
-            for pragma in (
-                "journal_mode=WAL",
-                # With WAL, NORMAL keeps every commit through a crash of the process; FULL
-                # also through a power loss or OS crash, at one fsync per commit. The bot
-                # benchmark measures both; the README says which is promised and why.
-                f"synchronous={synchronous}",
-                f"busy_timeout={BUSY_TIMEOUT_MS}",
-                "foreign_keys=ON",
-            ):
-                await run(db, f"PRAGMA {pragma}")
-            await migrate(db)
-        except SchemaTooNewError:
-            await db.close()
-            raise
-        except sqlite3.Error as error:
-            await db.close()
-            raise StoreOpenError(_open_failure(path, error)) from None
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db)
+        return cls(await SQLiteDriver.open(path, synchronous=synchronous))
 
     async def close(self) -> None:
-        await self._db.close()
+        await self._driver.close()
+
+    async def _fetch(self, sql: str, params: Sequence = ()) -> list:
+        return await self._driver.fetch(sql, params)
 
     async def _write(
         self,
@@ -290,22 +281,11 @@ class Store:
         the state a game was read in; if it changes no row the game has moved on, nothing
         is written and :class:`StaleGameError` is raised.
         """
-        async with self._write_lock:
-            try:
-                return await run_in_transaction(
-                    self._db, statements, require_row=guarded, rows_of=rows_of
-                )
-            except sqlite3.OperationalError as error:
-                if _is_busy(error):
-                    raise StoreBusyError(
-                        "the database is busy (another program holds it); nothing was written"
-                    ) from None
-                raise
+        return await self._driver.write(statements, guarded=guarded, rows_of=rows_of)
 
     # --- memory -------------------------------------------------------------------
     async def load_facts(self, guild_id: int) -> list[tuple[str, str]]:
-        rows = await run(
-            self._db,
+        rows = await self._fetch(
             "SELECT position, outcome FROM facts WHERE guild_id = ? ORDER BY position",
             (guild_id,),
         )
@@ -340,8 +320,8 @@ class Store:
     async def reset_memory(self, guild_id: int, *, snapshot: Snapshot | None = None) -> int:
         """Forget this server's facts; its game history stays. ``snapshot``: the learning
         curve's point for the empty memory."""
-        ((count,),) = await run(
-            self._db, "SELECT COUNT(*) FROM facts WHERE guild_id = ?", (guild_id,)
+        ((count,),) = await self._fetch(
+            "SELECT COUNT(*) FROM facts WHERE guild_id = ?", (guild_id,)
         )
         statements = [("DELETE FROM facts WHERE guild_id = ?", (guild_id,))]
         if snapshot is not None:
@@ -366,7 +346,7 @@ class Store:
             await self._write(
                 [_start(guild_id, channel_id, player_id, bot_mark, moves, now, opponent_id)]
             )
-        except aiosqlite.IntegrityError:
+        except UniqueViolation:
             running = await self.running_game(channel_id)
             if running is None:  # it ended in between; let the caller try again
                 raise
@@ -456,16 +436,15 @@ class Store:
         await self._write(statements, guarded=True)
 
     async def running_game(self, channel_id: int) -> GameRecord | None:
-        rows = await run(
-            self._db,
+        rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND result = ?",
             (channel_id, RUNNING),
         )
         return _game(rows[0]) if rows else None
 
     async def running_games(self) -> list[GameRecord]:
-        rows = await run(
-            self._db, f"SELECT {_GAME_COLUMNS} FROM games WHERE result = ? ORDER BY id", (RUNNING,)
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE result = ? ORDER BY id", (RUNNING,)
         )
         return [_game(row) for row in rows]
 
@@ -474,14 +453,12 @@ class Store:
         """Finished games against the bot, from its counters: the cost does not grow
         with the history."""
         if player_id is None:
-            rows = await run(
-                self._db,
+            rows = await self._fetch(
                 f"SELECT {_COUNT_COLUMNS} FROM server_counts WHERE guild_id = ?",
                 (guild_id,),
             )
         else:
-            rows = await run(
-                self._db,
+            rows = await self._fetch(
                 f"SELECT {_COUNT_COLUMNS} FROM player_counts WHERE guild_id = ? AND player_id = ?",
                 (guild_id, player_id),
             )
@@ -490,15 +467,13 @@ class Store:
     async def member_record(self, guild_id: int, player_id: int | None = None) -> MemberRecord:
         """Finished games between members, from the counters."""
         if player_id is None:
-            rows = await run(
-                self._db,
+            rows = await self._fetch(
                 "SELECT member_games, member_decided, member_decided, member_draws,"
                 " member_unfinished FROM server_counts WHERE guild_id = ?",
                 (guild_id,),
             )
         else:
-            rows = await run(
-                self._db,
+            rows = await self._fetch(
                 "SELECT member_games, member_wins, member_losses, member_draws,"
                 " member_games - member_wins - member_losses - member_draws"
                 " FROM player_counts WHERE guild_id = ? AND player_id = ?",
@@ -517,14 +492,14 @@ class Store:
             f" {figure} DESC, {reached}, player_id) AS place FROM player_counts"
             f" WHERE guild_id = ? AND {figure} > 0"
         )
-        rows = await run(
-            self._db, f"SELECT * FROM ({ranked}) WHERE place <= ? ORDER BY place", (guild_id, top)
+        rows = await self._fetch(
+            f"SELECT * FROM ({ranked}) AS ranked WHERE place <= ? ORDER BY place", (guild_id, top)
         )
         standings = [Standing(*row) for row in rows]
         own = None
         if player_id is not None:
-            mine = await run(
-                self._db, f"SELECT * FROM ({ranked}) WHERE player_id = ?", (guild_id, player_id)
+            mine = await self._fetch(
+                f"SELECT * FROM ({ranked}) AS ranked WHERE player_id = ?", (guild_id, player_id)
             )
             own = Standing(*mine[0]) if mine else None
         return standings, own
@@ -532,14 +507,13 @@ class Store:
     async def curve(self, guild_id: int, *, points: int = 500) -> list[CurvePoint]:
         """The learning curve, at most about ``points`` long however long the history:
         evenly spaced points, always with the first and the last."""
-        ((count,),) = await run(
-            self._db, "SELECT COUNT(*) FROM curve WHERE guild_id = ?", (guild_id,)
+        ((count,),) = await self._fetch(
+            "SELECT COUNT(*) FROM curve WHERE guild_id = ?", (guild_id,)
         )
         step = max(1, -(-count // points))
-        rows = await run(
-            self._db,
+        rows = await self._fetch(
             "SELECT games, lessons, beat_x, beat_o, training FROM (SELECT *, ROW_NUMBER()"
-            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ?)"
+            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ?) AS numbered"
             " WHERE n % ? = 0 OR n = ? ORDER BY n",
             (guild_id, step, count - 1),
         )
@@ -611,8 +585,9 @@ class Store:
                     (channel_id, now),
                 ),
                 (
-                    f"INSERT INTO challenges ({_CHALLENGE_COLUMNS})"
-                    " SELECT NULL, ?, ?, ?, ?, ?, NULL, ? WHERE NOT EXISTS"
+                    "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,"
+                    f" first, expires_at) SELECT {_ID}, {_ID}, {_ID}, {_ID}, {_TEXT}, {_TIME}"
+                    " WHERE NOT EXISTS"
                     " (SELECT 1 FROM games WHERE channel_id = ? AND result = ?)"
                     " ON CONFLICT (channel_id) DO NOTHING"
                     f" RETURNING {_CHALLENGE_COLUMNS}",
@@ -662,7 +637,8 @@ class Store:
                     (
                         "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
                         " result, started_at, updated_at, opponent_id)"
-                        " SELECT guild_id, channel_id, ?, ?, '', ?, ?, ?, ? FROM challenges"
+                        f" SELECT guild_id, channel_id, {_ID}, {_TEXT}, '', {_TEXT}, {_TIME},"
+                        f" {_TIME}, {_ID} FROM challenges"
                         " WHERE id = ? AND expires_at > ? RETURNING id",
                         (
                             player_id,
@@ -681,11 +657,11 @@ class Store:
             )
         except StaleGameError:
             raise StaleGameError("the challenge was answered or expired meanwhile") from None
-        rows = await run(self._db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0])
 
     async def pending_challenges(self) -> list[ChallengeRecord]:
-        rows = await run(self._db, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges ORDER BY id")
+        rows = await self._fetch(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges ORDER BY id")
         return [ChallengeRecord(*row) for row in rows]
 
     # --- trainings ----------------------------------------------------------------
@@ -763,8 +739,8 @@ class Store:
     # --- settings -----------------------------------------------------------------
     async def guild_settings(self) -> dict[int, GuildSettings]:
         """Every server's own settings (servers with none are left out)."""
-        rows = await run(
-            self._db, "SELECT guild_id, timeout_minutes, play_channels FROM guild_settings"
+        rows = await self._fetch(
+            "SELECT guild_id, timeout_minutes, play_channels FROM guild_settings"
         )
         return {
             guild_id: GuildSettings(
@@ -793,7 +769,7 @@ class Store:
         )
 
     async def get_meta(self, key: str) -> str | None:
-        rows = await run(self._db, "SELECT value FROM meta WHERE key = ?", (key,))
+        rows = await self._fetch("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -806,47 +782,3 @@ class Store:
                 )
             ]
         )
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    text = str(error)
-    return "locked" in text or "busy" in text
-
-
-def _check_path(path: Path) -> None:
-    """Say plainly what is wrong with a database path before SQLite says it obscurely."""
-    if path.is_dir():
-        raise StoreOpenError(
-            f"DATABASE_PATH {path} is a folder; give the path of a file in it, "
-            f"such as {path / 'ttt.sqlite3'}"
-        )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise StoreOpenError(
-            f"cannot create the folder {path.parent} for the database "
-            f"({error.strerror or type(error).__name__}); create it, or point DATABASE_PATH "
-            "at a folder the bot may write to"
-        ) from None
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise StoreOpenError(
-            f"the bot may not write in {path.parent}; give it write access, or point "
-            "DATABASE_PATH at a folder it may write to"
-        )
-
-
-def _open_failure(path: Path | str, error: sqlite3.Error) -> str:
-    text = str(error)
-    if "not a database" in text:
-        return (
-            f"{path} is not a SQLite database (or it is damaged); point DATABASE_PATH at "
-            "the bot's own database, or at a new file"
-        )
-    if "readonly" in text or "read-only" in text:
-        return (
-            f"{path} is read-only (the file or its filesystem); give the bot write access, "
-            "or point DATABASE_PATH elsewhere"
-        )
-    if _is_busy(error):
-        return f"{path} is locked by another program; stop it, or point DATABASE_PATH elsewhere"
-    return f"cannot open {path} ({text}); check DATABASE_PATH"

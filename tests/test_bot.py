@@ -98,3 +98,15 @@ def test_an_unreachable_discord_ends_with_one_line_and_never_shows_the_token(tmp
     assert done.stderr.strip().startswith("Could not reach Discord")
     assert "Traceback" not in done.stderr
     assert "secret.token.value" not in done.stderr + done.stdout
+
+
+def test_database_url_chooses_postgresql_or_a_sqlite_file(tmp_path):
+    pg = Settings.from_env({"DATABASE_URL": "postgresql://bot:secret@db:5432/ttt"}, home=tmp_path)
+    assert pg.postgres_url == "postgresql://bot:secret@db:5432/ttt"
+    assert "secret" not in pg.database_label and "db:5432/ttt" in pg.database_label
+    relative = Settings.from_env({"DATABASE_URL": "sqlite:///data/x.db"}, home=tmp_path)
+    assert (relative.postgres_url, relative.database_path) == (None, str(tmp_path / "data/x.db"))
+    bare = Settings.from_env({"DATABASE_URL": "x.db", "DATABASE_PATH": "y.db"}, home=tmp_path)
+    assert bare.database_path == str(tmp_path / "x.db")  # DATABASE_URL wins
+    with pytest.raises(ConfigError, match="postgresql:// or sqlite:///"):
+        Settings.from_env({"DATABASE_URL": "mysql://db/ttt"})

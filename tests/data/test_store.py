@@ -13,16 +13,46 @@ from data import (
     StoreBusyError,
     StoreOpenError,
 )
+from tests.conftest import postgres_schema
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def sqlite_store(tmp_path):
+    """SQLite only: for the tests that also look into the file itself."""
     s = await Store.open(tmp_path / "nested" / "store.sqlite3")
     yield s
     await s.close()
 
 
-async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path, store):
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request, tmp_path):
+    """The same tests on both backends: a SQLite file, and a PostgreSQL schema."""
+    if request.param == "sqlite":
+        s = await Store.connect(tmp_path / "nested" / "store.sqlite3")
+        s.backend = "sqlite"
+        yield s
+        await s.close()
+        return
+    async with postgres_schema() as (url, schema):
+        s = await Store.connect(url, schema=schema)
+        s.backend = "postgres"
+        try:
+            yield s
+        finally:
+            await s.close()
+
+
+def assert_recount(store, tmp_path) -> None:
+    """On SQLite, the counters equal a recount of the games table (the recount's SQL is
+    SQLite's); on PostgreSQL the test's own figures check its triggers."""
+    from tests.cogs.test_stateful import assert_counts_match_games
+
+    if store.backend == "sqlite":
+        with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
+            assert_counts_match_games(db)
+
+
+async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path, sqlite_store):
     with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -30,7 +60,8 @@ async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_p
     assert {"facts", "games", "meta"} <= tables
 
 
-async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path, store):
+async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path, sqlite_store):
+    store = sqlite_store
     await store.finish_game(
         (await store.start_game(1, 2, 3, "O", [4], now=1.0)).id, 1, [4], [4, 0, 1, 2, 7],
         "player_won", [("OXO.X....", "loss")], now=2.0,
@@ -92,7 +123,10 @@ async def test_the_database_allows_one_running_game_per_channel(store):
 
 async def test_a_game_result_and_its_lessons_land_together_or_not_at_all(store):
     game = await store.start_game(1, 2, 3, "O", [], now=1.0)
-    with pytest.raises(sqlite3.IntegrityError):  # the second fact breaks a CHECK
+    import asyncpg
+
+    # the second fact breaks a CHECK
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError)):
         await store.finish_game(
             game.id, 1, [], [0, 4, 1, 3, 2], "player_won",
             [("XXX.O.O..", "win"), ("XX..O.O..", "draw")], now=2.0,
@@ -189,29 +223,23 @@ async def test_forgetting_a_player_removes_their_id_from_every_table_of_that_ser
     await store.save_training(run, 1, [], played=10, learned=0, status="done", now=7.0, ended_by=3)
     forgotten, _ = await store.forget_player(1, 3)
     assert forgotten.games == 1
-    with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
-        in_server = db.execute(
-            "SELECT COUNT(*) FROM games WHERE guild_id = 1 AND 3 IN (player_id, ended_by)"
-        ).fetchone()[0]
-        trainings = db.execute("SELECT started_by, ended_by FROM trainings").fetchall()
+    ((in_server,),) = await store._fetch(
+        "SELECT COUNT(*) FROM games WHERE guild_id = 1 AND 3 IN (player_id, ended_by)"
+    )
+    trainings = await store._fetch("SELECT started_by, ended_by FROM trainings")
     assert in_server == 0 and trainings == [(0, None)]
     assert (await store.running_game(6)).id == elsewhere.id  # another server's game stays
 
 
 async def test_counters_equal_a_recount_after_every_kind_of_ending_and_a_forget(tmp_path, store):
-    from tests.cogs.test_stateful import assert_counts_match_games
-
-    path = tmp_path / "nested" / "store.sqlite3"
     endings = [("player_won", 3), ("bot_won", 3), ("draw", 4), ("resigned", 3), ("abandoned", 5)]
     for n, (result, player) in enumerate(endings * 2):
         game = await store.start_game(1 + n % 2, 10 + n, player, "O", [], now=float(n))
         await store.finish_game(game.id, 1 + n % 2, [], [4], result, [], now=float(n) + 0.5)
-        with sqlite3.connect(path) as db:
-            assert_counts_match_games(db)
+        assert_recount(store, tmp_path)
     assert (await store.record(1, 3)).bot_losses + (await store.record(2, 3)).bot_losses == 2
     await store.forget_player(1, 3)
-    with sqlite3.connect(path) as db:
-        assert_counts_match_games(db)
+    assert_recount(store, tmp_path)
     assert (await store.record(1, 3)).games == 0
 
 
@@ -263,9 +291,6 @@ async def test_the_leaderboard_ranks_by_each_figure_and_ties_go_to_who_got_there
 
 
 async def test_games_between_members_count_for_both_and_credit_both(tmp_path, store):
-    from tests.cogs.test_stateful import assert_counts_match_games
-
-    path = tmp_path / "nested" / "store.sqlite3"
     endings = [
         ("player_won", None),
         ("opponent_won", None),
@@ -278,8 +303,7 @@ async def test_games_between_members_count_for_both_and_credit_both(tmp_path, st
         game = await store.start_game(1, 10 + n, 3, "O", [], now=float(n), opponent_id=4)
         facts = [(f"X{n}.......", "win")] if result != "abandoned" else []
         await store.finish_game(game.id, 1, [], [4], result, facts, now=n + 0.5, ended_by=ended_by)
-        with sqlite3.connect(path) as db:
-            assert_counts_match_games(db)
+        assert_recount(store, tmp_path)
     assert await store.record(1) == Record()  # no game against the bot
     assert await store.member_record(1) == MemberRecord(6, 4, 4, 1, 1)
     assert await store.member_record(1, 3) == MemberRecord(6, 2, 2, 1, 1)
@@ -289,8 +313,6 @@ async def test_games_between_members_count_for_both_and_credit_both(tmp_path, st
 
 
 async def test_forgetting_a_member_keeps_the_other_members_games(tmp_path, store):
-    from tests.cogs.test_stateful import assert_counts_match_games
-
     game = await store.start_game(1, 10, 3, "O", [], now=1.0, opponent_id=4)
     await store.finish_game(game.id, 1, [], [0], "opponent_won", [("X........", "win")], now=2.0)
     against_bot = await store.start_game(1, 10, 3, "O", [], now=3.0)
@@ -299,14 +321,10 @@ async def test_forgetting_a_member_keeps_the_other_members_games(tmp_path, store
     assert (forgotten.games, members.games, members.lost) == (1, 1, 1)
     assert await store.member_record(1, 4) == MemberRecord(1, 1, 0, 0, 0)
     assert await store.member_record(1) == MemberRecord(1, 1, 1, 0, 0)
-    with sqlite3.connect(tmp_path / "nested" / "store.sqlite3") as db:
-        assert (
-            db.execute("SELECT COUNT(*) FROM games WHERE 3 IN (player_id, opponent_id)").fetchone()[
-                0
-            ]
-            == 0
-        )
-        assert_counts_match_games(db)
+    assert await store._fetch("SELECT COUNT(*) FROM games WHERE 3 IN (player_id, opponent_id)") == [
+        (0,)
+    ]
+    assert_recount(store, tmp_path)
     top, _ = await store.leaderboard(1, "lessons")
     assert [(s.player_id, s.lessons) for s in top] == [(4, 1)]  # the lesson still credits 4
 
@@ -332,3 +350,35 @@ async def test_an_expired_challenge_cannot_be_accepted_and_gives_way(store):
     new = await store.open_challenge(1, 2, 5, None, "them", now=61.0, expires_at=121.0)
     assert new is not None and new.id != old.id
     assert await store.close_challenge(new.id) and not await store.close_challenge(new.id)
+
+
+async def test_postgresql_migrates_once_when_two_processes_start_together():
+    import asyncio
+
+    async with postgres_schema() as (url, schema):
+        first, second = await asyncio.gather(
+            Store.connect(url, schema=schema), Store.connect(url, schema=schema)
+        )
+        try:
+            game = await first.start_game(1, 2, 3, "O", [], now=1.0)
+            assert (await second.running_game(2)).id == game.id  # one database, both see it
+            with pytest.raises(ChannelBusyError):
+                await second.start_game(1, 2, 4, "O", [], now=2.0)
+            assert await first._fetch("SELECT version FROM schema_version") == [(1,)]
+        finally:
+            await first.close()
+            await second.close()
+
+
+async def test_a_postgresql_database_from_a_newer_bot_is_refused():
+    async with postgres_schema() as (url, schema):
+        store = await Store.connect(url, schema=schema)
+        await store._write([("UPDATE schema_version SET version = version + 1", ())])
+        await store.close()
+        with pytest.raises(SchemaTooNewError, match="newer than this bot"):
+            await Store.connect(url, schema=schema)
+
+
+async def test_an_unreachable_postgresql_is_named_with_what_to_do():
+    with pytest.raises(StoreOpenError, match=r"cannot connect to PostgreSQL.*DATABASE_URL"):
+        await Store.connect("postgresql://nobody@127.0.0.1:1/none")
