@@ -310,6 +310,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             UNION SELECT opponent_id FROM games WHERE id = NEW.game_id);
     END""",
     ),
+    (
+        # Bumped by every change to a server's facts that is not one of its games (a
+        # reset, an import): another process's cached memory of that server is then
+        # stale, and its next learning notices and reads the memory afresh.
+        """
+    CREATE TABLE memory_versions (
+        guild_id INTEGER PRIMARY KEY,
+        version  INTEGER NOT NULL
+    )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -27,7 +27,7 @@ LOCK_WAIT_MS = 2000  # as SQLite's busy timeout: fail one request fast and truth
 MIGRATION_LOCK = 0x7474_7400  # an advisory lock id of our own ("ttt")
 
 # Each entry moves the schema from version i to i + 1, in one transaction. Append only.
-# Version 1 is the whole schema of SQLite's version 5, as PostgreSQL first ships with it.
+# Version 1 is the whole schema of SQLite's version 5, as PostgreSQL first shipped with it.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         """
@@ -254,6 +254,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     CREATE TRIGGER credit_a_lesson AFTER INSERT ON facts
     FOR EACH ROW WHEN (NEW.game_id IS NOT NULL)
     EXECUTE FUNCTION credit_a_lesson()""",
+    ),
+    (
+        # as SQLite's version 6: see data/migrations.py
+        """
+    CREATE TABLE memory_versions (
+        guild_id BIGINT PRIMARY KEY,
+        version  INTEGER NOT NULL
+    )""",
     ),
 )
 

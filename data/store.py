@@ -98,6 +98,15 @@ _ID, _INT, _TEXT, _TIME = (
 )
 
 
+def _bump(guild_id: int) -> tuple:
+    """The statement that bumps a server's memory version, returning the new one."""
+    return (
+        "INSERT INTO memory_versions (guild_id, version) VALUES (?, 1) ON CONFLICT (guild_id)"
+        " DO UPDATE SET version = memory_versions.version + 1 RETURNING version",
+        (guild_id,),
+    )
+
+
 def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> tuple:
     return (
         "INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o, training)"
@@ -284,6 +293,20 @@ class Store:
         return await self._driver.write(statements, guarded=guarded, rows_of=rows_of)
 
     # --- memory -------------------------------------------------------------------
+    async def memory_version(self, guild_id: int) -> int:
+        """How many times the server's facts were changed other than by its games."""
+        rows = await self._fetch(
+            "SELECT version FROM memory_versions WHERE guild_id = ?", (guild_id,)
+        )
+        return rows[0][0] if rows else 0
+
+    async def load_memory(self, guild_id: int) -> tuple[list[tuple[str, str]], int]:
+        """The server's facts and their version. The version is read first: if a reset
+        lands in between, the memory looks older than it is and is read again, never
+        the other way round."""
+        version = await self.memory_version(guild_id)
+        return await self.load_facts(guild_id), version
+
     async def load_facts(self, guild_id: int) -> list[tuple[str, str]]:
         rows = await self._fetch(
             "SELECT position, outcome FROM facts WHERE guild_id = ? ORDER BY position",
@@ -299,8 +322,9 @@ class Store:
         replace: bool = False,
         now: float,
         snapshot: Snapshot | None = None,
-    ) -> None:
-        """Store facts from outside a game (an import, a training), in one transaction.
+    ) -> int:
+        """Store facts from outside a game (an import), in one transaction; return the
+        memory's new version.
 
         With ``replace``, the server's facts are exactly ``facts`` afterwards; otherwise
         they are added to the known ones, and a position already known keeps its fact.
@@ -315,19 +339,25 @@ class Store:
         )
         if snapshot is not None:
             statements.append(_snapshot(guild_id, snapshot))
-        await self._write(statements)
+        statements.append(_bump(guild_id))
+        ((version,),) = await self._write(statements, rows_of=len(statements) - 1)
+        return version
 
-    async def reset_memory(self, guild_id: int, *, snapshot: Snapshot | None = None) -> int:
+    async def reset_memory(
+        self, guild_id: int, *, snapshot: Snapshot | None = None
+    ) -> tuple[int, int]:
         """Forget this server's facts; its game history stays. ``snapshot``: the learning
-        curve's point for the empty memory."""
+        curve's point for the empty memory. Returns the facts forgotten and the memory's
+        new version."""
         ((count,),) = await self._fetch(
             "SELECT COUNT(*) FROM facts WHERE guild_id = ?", (guild_id,)
         )
         statements = [("DELETE FROM facts WHERE guild_id = ?", (guild_id,))]
         if snapshot is not None:
             statements.append(_snapshot(guild_id, snapshot))
-        await self._write(statements)
-        return count
+        statements.append(_bump(guild_id))
+        ((version,),) = await self._write(statements, rows_of=len(statements) - 1)
+        return count, version
 
     # --- games --------------------------------------------------------------------
     async def start_game(
@@ -392,13 +422,15 @@ class Store:
         now: float,
         ended_by: int | None = None,
         snapshot: Snapshot | None = None,
+        memory_version: int | None = None,
     ) -> None:
         """Store a game's end, what was learned from it (credited to the game), the
         counters (by triggers) and, if the game changed what the bot knows, the learning
         curve's next point (``snapshot``), in one transaction.
 
-        The game must still be running with exactly ``before``; otherwise nothing is
-        written and :class:`StaleGameError` is raised.
+        The game must still be running with exactly ``before``, and the server's memory
+        still at ``memory_version`` (the one learned into), if given; otherwise nothing
+        is written and :class:`StaleGameError` is raised.
         """
         if result not in RESULTS:
             raise ValueError(f"unknown result {result!r}")
@@ -406,7 +438,14 @@ class Store:
             (
                 "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?,"
                 " ended_by = ?, lessons_after = ?, beat_x_after = ?, beat_o_after = ?"
-                " WHERE id = ? AND result = ? AND moves = ? RETURNING id",
+                " WHERE id = ? AND result = ? AND moves = ?"
+                + (
+                    ""
+                    if memory_version is None
+                    else " AND COALESCE((SELECT version FROM memory_versions"
+                    " WHERE guild_id = ?), 0) = ?"
+                )
+                + " RETURNING id",
                 (
                     _moves_text(moves),
                     result,
@@ -417,6 +456,7 @@ class Store:
                     game_id,
                     RUNNING,
                     _moves_text(before),
+                    *(() if memory_version is None else (guild_id, memory_version)),
                 ),
             )
         ]

@@ -217,12 +217,12 @@ class Brain:
             ]
             after = BrainFigures.of(result)
             with busy_means_unchanged():
-                await self.store.add_facts(
+                version = await self.store.add_facts(
                     plan.guild_id,
                     facts,
                     replace=replace,
                     now=self.clock(),
                     snapshot=after.snapshot(),
                 )
-            self.memories.replace(plan.guild_id, result)
+            self.memories.replace(plan.guild_id, result, version)
             return BrainChange(BrainFigures.of(current), after)

@@ -39,6 +39,9 @@ class ServerMemories:
         self.store = store
         self.kept = kept
         self._memories: OrderedDict[int, Memory] = OrderedDict()  # least recently used first
+        # each cached memory's version in the store (see Store.memory_version): another
+        # process's reset or import bumps it, and learning checks it
+        self._versions: dict[int, int] = {}
         # a server's lock and how many hold or await it; only while anyone does
         self._locks: dict[int, list] = {}
         self._analyses: OrderedDict[int, LiveAnalysis] = OrderedDict()
@@ -57,6 +60,11 @@ class ServerMemories:
         async with self._lock(guild_id):
             return await self._loaded(guild_id)
 
+    def version(self, guild_id: int) -> int:
+        """The store's version of the cached memory (0 if the server has never been reset
+        or imported into)."""
+        return self._versions.get(guild_id, 0)
+
     def cached(self, guild_id: int) -> Memory | None:
         """The memory held for a server, if it is held (for checks and tests)."""
         return self._memories.get(guild_id)
@@ -73,7 +81,7 @@ class ServerMemories:
             try:
                 yield memory
             except BaseException:
-                self._memories.pop(guild_id, None)
+                self._forget(guild_id)
                 raise
 
     @asynccontextmanager
@@ -112,21 +120,32 @@ class ServerMemories:
             return analyse(memory, Mark.X).losing_lines, analyse(memory, Mark.O).losing_lines
         return analysis.losing_lines(Mark.X), analysis.losing_lines(Mark.O)
 
-    def replace(self, guild_id: int, memory: Memory) -> None:
-        """Hold ``memory`` as the server's (inside :meth:`changing`, after it is stored)."""
-        self._keep(guild_id, memory)
+    def replace(self, guild_id: int, memory: Memory, version: int) -> None:
+        """Hold ``memory`` as the server's, at the store's ``version`` (inside
+        :meth:`changing`, after it is stored)."""
+        self._keep(guild_id, memory, version)
 
     async def _loaded(self, guild_id: int) -> Memory:
         memory = self._memories.get(guild_id)
         if memory is None:
-            memory = Memory(await self.store.load_facts(guild_id))
-            self._keep(guild_id, memory)
+            facts, version = await self.store.load_memory(guild_id)
+            memory = Memory(facts)
+            self._keep(guild_id, memory, version)
         return memory
 
-    def _keep(self, guild_id: int, memory: Memory) -> None:
+    def _keep(self, guild_id: int, memory: Memory, version: int) -> None:
         self._memories[guild_id] = memory
         self._memories.move_to_end(guild_id)
+        if version:
+            self._versions[guild_id] = version
+        else:
+            self._versions.pop(guild_id, None)  # most servers: nothing to keep
         while len(self._memories) > self.kept:
             # the least recently used goes; if it is being changed right now, its lock
             # still orders that change before anyone reads it back from the store
-            self._memories.popitem(last=False)
+            evicted, _ = self._memories.popitem(last=False)
+            self._versions.pop(evicted, None)
+
+    def _forget(self, guild_id: int) -> None:
+        self._memories.pop(guild_id, None)
+        self._versions.pop(guild_id, None)

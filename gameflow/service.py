@@ -38,6 +38,10 @@ from .training import Trainer
 Clock = Callable[[], float]
 
 
+class _StaleMemory(Exception):
+    """The cached memory of a server is older than the store's (another process)."""
+
+
 # games played to the end: learned from (not a resignation or an abandoned game)
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
@@ -106,10 +110,10 @@ class GameService:
     async def reset_memory(self, guild_id: int) -> int:
         async with self.memories.changing(guild_id):
             with busy_means_unchanged():
-                forgotten = await self.store.reset_memory(
+                forgotten, version = await self.store.reset_memory(
                     guild_id, snapshot=BrainFigures.of(Memory()).snapshot()
                 )
-            self.memories.replace(guild_id, Memory())
+            self.memories.replace(guild_id, Memory(), version)
         return forgotten
 
     # --- one request at a time per channel ------------------------------------------
@@ -382,28 +386,57 @@ class GameService:
         *,
         ended_by: int | None = None,
     ) -> Turn:
+        try:
+            return await self._finish_once(game, moves, result, bot_cell, ended_by=ended_by)
+        except _StaleMemory:
+            # Another process reset or imported into this server's memory since this one
+            # read it; the cache was dropped, so this time it learns into the memory as
+            # the store has it.
+            return await self._finish_once(
+                game, moves, result, bot_cell, ended_by=ended_by, retry=False
+            )
+
+    async def _finish_once(
+        self,
+        game: Game,
+        moves: tuple[int, ...],
+        result: str,
+        bot_cell: int | None,
+        *,
+        ended_by: int | None,
+        retry: bool = True,
+    ) -> Turn:
         lessons: tuple[Lesson, ...] = ()
+        learning = result in PLAYED_OUT
         # A reset or an import must not interleave with learning and storing; the memory
         # is the current one, after any of them. If storing fails, the cache is dropped.
         async with self.memories.changing(game.guild_id) as memory:
-            if result in PLAYED_OUT:
+            version = self.memories.version(game.guild_id)
+            if learning:
                 lessons = tuple(memory.learn(moves))
             facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
             # what the bot knows now: the learning curve's next point, if it changed
             snapshot = self._figures(game.guild_id, memory, lessons).snapshot() if lessons else None
             now = self.clock()
             async with self._storing(game.channel_id):
-                await self.store.finish_game(
-                    game.id,
-                    game.guild_id,
-                    game.moves,
-                    moves,
-                    result,
-                    facts,
-                    now=now,
-                    ended_by=ended_by,
-                    snapshot=snapshot,
-                )
+                try:
+                    await self.store.finish_game(
+                        game.id,
+                        game.guild_id,
+                        game.moves,
+                        moves,
+                        result,
+                        facts,
+                        now=now,
+                        ended_by=ended_by,
+                        snapshot=snapshot,
+                        memory_version=version if learning else None,
+                    )
+                except StaleGameError:
+                    stale = learning and retry
+                    if stale and await self.store.memory_version(game.guild_id) != version:
+                        raise _StaleMemory from None
+                    raise
         self._games.pop(game.channel_id, None)
         return Turn(
             replace(game, moves=moves, result=result, updated_at=now, ended_by=ended_by),
