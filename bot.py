@@ -31,7 +31,7 @@ from dotenv import load_dotenv
 
 from cogs import Admin, TicTacToe
 from cogs.replies import NOTHING_CHANGED, refuse
-from data import SchemaTooNewError, Store, StoreOpenError
+from data import SchemaTooNewError, Shards, Store, StoreOpenError
 from gameflow import GameService
 from gameflow.memories import MEMORIES_KEPT
 
@@ -74,6 +74,7 @@ class Settings:
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
     memory_cache_servers: int = MEMORIES_KEPT  # servers whose memory is kept in RAM
+    shards: Shards | None = None  # SHARD_COUNT and SHARD_IDS: this process's part of a cluster
 
     @property
     def database_label(self) -> str:
@@ -126,7 +127,31 @@ class Settings:
             game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
             log_level=LOG_LEVELS[level],
             memory_cache_servers=number("MEMORY_CACHE_SERVERS", MEMORIES_KEPT, int),
+            shards=shards_from(env),
         )
+
+
+def shards_from(env: Mapping[str, str]) -> Shards | None:
+    """SHARD_COUNT (the cluster's shards in all) and SHARD_IDS (this process's: "0,1" or
+    "0-3"; all of them if empty). Neither: one process, shards chosen by Discord."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT, the number of shards in all")
+        return None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of at least 1, got {count_text!r}")
+    count = int(count_text)
+    ids: set[int] = set()
+    for part in filter(None, (p.strip() for p in ids_text.split(","))):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            raise ConfigError(f"SHARD_IDS takes ids and ranges such as 0,2 or 0-3, got {part!r}")
+        ids.update(range(int(first), int(last or first) + 1))
+    if any(i >= count for i in ids):
+        raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({count}), got {ids_text!r}")
+    return Shards(count, tuple(sorted(ids)) if ids else tuple(range(count)))
 
 
 def virtual_aware_now() -> float:
@@ -150,10 +175,16 @@ class ApologeticTree(discord.app_commands.CommandTree):
             await refuse(interaction, NOTHING_CHANGED)
 
 
-class TicTacToeBot(commands.Bot):
+class TicTacToeBot(commands.AutoShardedBot):
+    """Sharded, as Discord requires past 2,500 servers: one process runs the shards
+    Discord recommends, or (with SHARD_COUNT and SHARD_IDS) its part of a cluster."""
+
     def __init__(self, settings: Settings, *, force_sync: bool = False) -> None:
+        shards = settings.shards
         # Slash commands and buttons need no privileged intents, and no message content.
         super().__init__(
+            shard_count=shards.count if shards else None,
+            shard_ids=list(shards.ids) if shards else None,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
@@ -186,6 +217,7 @@ class TicTacToeBot(commands.Bot):
             timeout_seconds=self.settings.game_timeout_minutes * 60,
             clock=virtual_aware_now,
             memories_kept=self.settings.memory_cache_servers,
+            shards=self.settings.shards,
         )
         self.resumed = len(await self.service.load())
         await self.add_cog(TicTacToe(self, self.service, self.settings.sweep_seconds))

@@ -98,6 +98,26 @@ _ID, _INT, _TEXT, _TIME = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards one process of a cluster runs: it owns the servers on them, and only
+    picks up their running games, invitations and trainings."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids  # Discord's rule for a server's shard
+
+
+def _owned(shards: Shards | None) -> tuple[str, tuple]:
+    """A WHERE condition (with its parameters) for the servers of ``shards``, or all."""
+    if shards is None:
+        return "", ()
+    marks = ", ".join("?" * len(shards.ids))
+    return f" AND (guild_id >> 22) % ? IN ({marks})", (shards.count, *shards.ids)
+
+
 def _bump(guild_id: int) -> tuple:
     """The statement that bumps a server's memory version, returning the new one."""
     return (
@@ -482,9 +502,11 @@ class Store:
         )
         return _game(rows[0]) if rows else None
 
-    async def running_games(self) -> list[GameRecord]:
+    async def running_games(self, shards: Shards | None = None) -> list[GameRecord]:
+        owned, params = _owned(shards)
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE result = ? ORDER BY id", (RUNNING,)
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE result = ?{owned} ORDER BY id",
+            (RUNNING, *params),
         )
         return [_game(row) for row in rows]
 
@@ -700,8 +722,11 @@ class Store:
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0])
 
-    async def pending_challenges(self) -> list[ChallengeRecord]:
-        rows = await self._fetch(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges ORDER BY id")
+    async def pending_challenges(self, shards: Shards | None = None) -> list[ChallengeRecord]:
+        owned, params = _owned(shards)
+        rows = await self._fetch(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE TRUE{owned} ORDER BY id", params
+        )
         return [ChallengeRecord(*row) for row in rows]
 
     # --- trainings ----------------------------------------------------------------
@@ -763,14 +788,18 @@ class Store:
             ]
         )
 
-    async def interrupt_trainings(self, *, now: float) -> list[TrainingRecord]:
-        """Mark the trainings a stopped process left running as interrupted; return them."""
+    async def interrupt_trainings(
+        self, *, now: float, shards: Shards | None = None
+    ) -> list[TrainingRecord]:
+        """Mark the trainings a stopped process left running (on ``shards``) as
+        interrupted; return them."""
+        owned, params = _owned(shards)
         rows = await self._write(
             [
                 (
                     "UPDATE trainings SET status = 'interrupted', updated_at = ?"
-                    f" WHERE status = 'running' RETURNING {_TRAINING_COLUMNS}",
-                    (now,),
+                    f" WHERE status = 'running'{owned} RETURNING {_TRAINING_COLUMNS}",
+                    (now, *params),
                 )
             ]
         )

@@ -40,7 +40,9 @@ class Challenges:
         self._waiting: dict[int, ChallengeRecord] = {}  # by channel
 
     async def load(self) -> None:
-        self._waiting = {c.channel_id: c for c in await self.store.pending_challenges()}
+        self._waiting = {
+            c.channel_id: c for c in await self.store.pending_challenges(self.games.shards)
+        }
 
     def all(self) -> list[ChallengeRecord]:
         return list(self._waiting.values())

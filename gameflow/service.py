@@ -20,6 +20,7 @@ from data import (
     GameRecord,
     MemberRecord,
     Record,
+    Shards,
     StaleGameError,
     Standing,
     Store,
@@ -74,15 +75,17 @@ class GameService:
         timeout_seconds: float,
         clock: Clock = time.time,
         memories_kept: int = MEMORIES_KEPT,
+        shards: Shards | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
+        self.shards = shards  # in a cluster: the servers this process runs; None: all
         self.settings = ServerSettings(store, default_timeout_seconds=timeout_seconds)
         self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
         self._busy: set[int] = set()  # channels with a request in progress
         self.memories = ServerMemories(store, kept=memories_kept)
         self.brain = Brain(store, self.memories, clock)
-        self.trainer = Trainer(store, self.memories, clock)
+        self.trainer = Trainer(store, self.memories, clock, shards=shards)
         self.challenges = Challenges(self)
 
     @property
@@ -95,7 +98,9 @@ class GameService:
         restart)."""
         await self.settings.load()
         await self.challenges.load()
-        self._games = {r.channel_id: Game.from_record(r) for r in await self.store.running_games()}
+        self._games = {
+            r.channel_id: Game.from_record(r) for r in await self.store.running_games(self.shards)
+        }
         return list(self._games.values())
 
     # --- memory -------------------------------------------------------------------

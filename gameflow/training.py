@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
-from data import Store, StoreBusyError, TrainingRecord
+from data import Shards, Store, StoreBusyError, TrainingRecord
 
 from . import training_worker
 from .brain import BrainFigures
@@ -233,8 +233,10 @@ class Trainer:
         clock,
         *,
         update_seconds: float = UPDATE_SECONDS,
+        shards: Shards | None = None,
     ) -> None:
         self.store, self.memories, self.clock = store, memories, clock
+        self.shards = shards  # in a cluster: the servers this process runs
         self.update_seconds = update_seconds  # how often progress is saved and shown
         self._runs: dict[int, TrainingRun] = {}
 
@@ -277,7 +279,7 @@ class Trainer:
 
     async def recover(self) -> list[TrainingRecord]:
         """At start-up: the runs a stopped process left running, now marked interrupted."""
-        return await self.store.interrupt_trainings(now=self.clock())
+        return await self.store.interrupt_trainings(now=self.clock(), shards=self.shards)
 
     def stop_all(self) -> None:
         for run in list(self._runs.values()):

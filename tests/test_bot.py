@@ -49,7 +49,7 @@ def test_bad_settings_are_named(env, message):
 def test_create_bot_builds_without_connecting_and_asks_for_no_privileged_intents(monkeypatch):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     bot = create_bot(env={"DATABASE_PATH": "unused.sqlite3"})
-    assert isinstance(bot, commands.Bot) and not bot.is_ready() and bot.store is None
+    assert isinstance(bot, commands.AutoShardedBot) and not bot.is_ready() and bot.store is None
     intents = bot.intents
     assert not (intents.members or intents.presences or intents.message_content)
     assert intents == discord.Intents.default()
@@ -110,3 +110,25 @@ def test_database_url_chooses_postgresql_or_a_sqlite_file(tmp_path):
     assert bare.database_path == str(tmp_path / "x.db")  # DATABASE_URL wins
     with pytest.raises(ConfigError, match="postgresql:// or sqlite:///"):
         Settings.from_env({"DATABASE_URL": "mysql://db/ttt"})
+
+
+def test_a_cluster_process_runs_the_shards_it_is_given():
+    settings = Settings.from_env({"SHARD_COUNT": "4", "SHARD_IDS": "0-1,3"})
+    bot = create_bot(env={"SHARD_COUNT": "4", "SHARD_IDS": "0-1,3"})
+    assert (bot.shard_count, bot.shard_ids) == (4, [0, 1, 3])
+    owned = [g for g in range(0, 16 << 22, 1 << 22) if settings.shards.owns(g)]
+    assert [(g >> 22) % 4 for g in owned] == [0, 1, 3] * 4
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SHARD_IDS": "1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "must be below SHARD_COUNT"),
+        ({"SHARD_COUNT": "zero"}, "SHARD_COUNT must be a whole number"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "ids and ranges"),
+    ],
+)
+def test_bad_shard_settings_are_named(env, message):
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env)

@@ -15,6 +15,7 @@ def db_path(tmp_path, monkeypatch):
     path = tmp_path / "ttt.sqlite3"
     monkeypatch.setenv("DATABASE_PATH", str(path))
     monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "10")
+    monkeypatch.setenv("SHARD_COUNT", "1")  # SimCord runs a sharded bot with a given count
     monkeypatch.delenv("DEV_GUILD_ID", raising=False)
     return path
 

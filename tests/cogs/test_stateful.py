@@ -75,7 +75,13 @@ class BotUnderAttack(RuleBasedStateMachine):
         self.disruptions = 0  # restarts and time jumps: a few per sequence, or they crowd out play
 
     def new_bot(self):
-        return create_bot(env={"DATABASE_PATH": str(self.database), "GAME_TIMEOUT_MINUTES": "10"})
+        return create_bot(
+            env={
+                "DATABASE_PATH": str(self.database),
+                "GAME_TIMEOUT_MINUTES": "10",
+                "SHARD_COUNT": "1",
+            }
+        )
 
     def run(self, awaitable):
         """One step on the simulated clock. Each step enters SimCord's clock scope itself

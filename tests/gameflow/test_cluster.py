@@ -82,3 +82,20 @@ async def _taught_from_scratch(moves) -> list[tuple[str, str]]:
 
     memory = Memory()
     return [(canonical(ls.after), ls.outcome.value) for ls in memory.learn(moves)]
+
+
+async def test_each_process_of_a_cluster_picks_up_only_its_own_servers(two_processes):
+    from data import Shards
+
+    first, second = two_processes
+    on_shard = {0: (0 << 22) + 7, 1: (1 << 22) + 7}  # server ids on shards 0 and 1 of 2
+    for shard, guild_id in on_shard.items():
+        await first.start(guild_id, 100 + shard, ALICE, bot_first=False)
+        await first.store.start_training(guild_id, 100 + shard, ALICE, "random", 10, now=1.0)
+    await first.challenges.issue(on_shard[1], 200, ALICE, None, "me")
+    for service, shard in ((first, 0), (second, 1)):  # a restart as a cluster of two
+        service.shards = service.trainer.shards = Shards(2, (shard,))
+        await service.load()
+        assert [g.guild_id for g in service._games.values()] == [on_shard[shard]]
+        assert [r.guild_id for r in await service.trainer.recover()] == [on_shard[shard]]
+    assert first.challenges.all() == [] and len(second.challenges.all()) == 1
