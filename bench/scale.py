@@ -5,20 +5,35 @@ Prints each figure with its target (issue 9):
 * the RAM one cached server costs, as the growth of this process's RSS while the memory
   cache fills with ``--servers`` servers (their memories trained, about 450 lessons each);
 * training speed against each opponent, and the cost of ``choose_move``, ``learn`` and
-  ``analyse`` (medians), which the compact memory must not slow down.
+  ``analyse`` (medians), which the compact memory must not slow down;
+* moves per second and latency through the game flow, flat out, on SQLite, on
+  PostgreSQL from one process, and from two processes sharing one PostgreSQL;
+* start-up time (loading the running games) with 10,000 games running.
+
+PostgreSQL runs need ``--postgres URL`` (default: the test server at 127.0.0.1); each run
+works in a schema of its own, removed afterwards.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
+import multiprocessing
 import os
 import random
 import statistics
+import tempfile
 import time
+import uuid
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import engine
+from bench.bot import percentile, play_server
+from data import Store
 from engine import Board, Mark, Memory
+from gameflow import GameService
 from gameflow.memories import ServerMemories
 
 
@@ -46,7 +61,7 @@ def bytes_per_cached_server(servers: int) -> tuple[float, float]:
     gc.collect()
     before = rss_bytes()
     for guild_id in range(servers):
-        cache.replace(guild_id, templates[guild_id % len(templates)].copy())
+        cache.replace(guild_id, templates[guild_id % len(templates)].copy(), version=0)
     gc.collect()
     grown = rss_bytes() - before
     lessons = statistics.mean(len(m) for m in templates)
@@ -127,10 +142,117 @@ def start_up_collection() -> tuple[int, float, float]:
     return tracked, before, after
 
 
+@asynccontextmanager
+async def postgres_schema(url: str):
+    import asyncpg
+
+    schema = f"ttt_bench_{uuid.uuid4().hex[:10]}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield schema
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.close()
+
+
+async def play_flat_out(
+    url: str, schema: str | None, servers: range, games: int, seed: int
+) -> tuple[list[float], float]:
+    """Play ``games`` games spread over ``servers`` at once, nobody pausing; return each
+    move's latency and the seconds it all took."""
+    store = await Store.connect(url, schema=schema)
+    try:
+        service = GameService(store, timeout_seconds=3600)
+        rng = random.Random(seed)
+        latencies: list[float] = []
+        count = len(servers)
+        per_server = [games // count + (i < games % count) for i in range(count)]
+        started = time.perf_counter()
+        await asyncio.gather(*(
+            play_server(service, s, n, 0.0, random.Random(rng.random()), latencies)
+            for s, n in zip(servers, per_server, strict=True)
+        ))  # fmt: skip
+        return latencies, time.perf_counter() - started
+    finally:
+        await store.close()
+
+
+def _play_in_a_process(args: tuple) -> tuple[list[float], float]:
+    return asyncio.run(play_flat_out(*args))
+
+
+def throughput(label: str, latencies: list[float], seconds: float) -> str:
+    return (
+        f"{label:38} {len(latencies) / seconds:>7,.0f} moves/s, p50 "
+        f"{percentile(latencies, 0.5):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms"
+    )
+
+
+async def database_runs(postgres: str, servers: int, games: int) -> list[str]:
+    lines = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "bench.sqlite3")
+        lines.append(throughput("SQLite, one process", *await play_flat_out(
+            path, None, range(1, servers + 1), games, 1
+        )))  # fmt: skip
+    async with postgres_schema(postgres) as schema:
+        lines.append(throughput("PostgreSQL, one process", *await play_flat_out(
+            postgres, schema, range(1, servers + 1), games, 1
+        )))  # fmt: skip
+    async with postgres_schema(postgres) as schema:
+        await Store.connect(postgres, schema=schema)  # migrated once, before both start
+        half = servers // 2
+        jobs = [
+            (postgres, schema, range(1, half + 1), games // 2, 1),
+            (postgres, schema, range(half + 1, servers + 1), games - games // 2, 2),
+        ]
+        with multiprocessing.get_context("spawn").Pool(2) as pool:
+            results = pool.map(_play_in_a_process, jobs)
+        latencies = [t for moves, _ in results for t in moves]
+        lines.append(throughput(
+            "PostgreSQL, two processes", latencies, max(s for _, s in results)
+        ))  # fmt: skip
+    return lines
+
+
+async def start_up_seconds(url: str, schema: str | None, running: int) -> float:
+    """Seconds for a new process's game flow to load ``running`` running games."""
+    store = await Store.connect(url, schema=schema)
+    for n in range(running):
+        await store.start_game(1 + n % 1000, 10_000 + n, 7, "O", [4, 0], now=1.0)
+    await store.close()
+    store = await Store.connect(url, schema=schema)
+    try:
+        service = GameService(store, timeout_seconds=3600)
+        started = time.perf_counter()
+        loaded = await service.load()
+        assert len(loaded) == running
+        return time.perf_counter() - started
+    finally:
+        await store.close()
+
+
+async def start_ups(postgres: str, running: int) -> list[str]:
+    with tempfile.TemporaryDirectory() as folder:
+        sqlite = await start_up_seconds(str(Path(folder) / "s.sqlite3"), None, running)
+    async with postgres_schema(postgres) as schema:
+        pg = await start_up_seconds(postgres, schema, running)
+    return [
+        f"start-up with {running:,} running games: SQLite {sqlite * 1000:.0f} ms, "
+        f"PostgreSQL {pg * 1000:.0f} ms"
+    ]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", type=int, default=100_000)
     parser.add_argument("--games", type=int, default=20_000, help="games per training run")
+    parser.add_argument(
+        "--postgres", default="postgresql://postgres@127.0.0.1:5432/test", help="PostgreSQL URL"
+    )
+    parser.add_argument("--played", type=int, default=2000, help="games in each database run")
+    parser.add_argument("--running", type=int, default=10_000, help="running games at start-up")
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < 1:
         parser.error("need at least 1 server and 1 game")
@@ -148,6 +270,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"training against {opponent}: {rate:,.0f} games/s, median of 3{target}")
     for name, cost in engine_costs().items():
         print(f"{name}: {cost:.1f} µs (median)")
+    print(f"the game flow flat out, 200 servers, {args.played:,} games:")
+    for line in asyncio.run(database_runs(args.postgres, 200, args.played)):
+        print(f"  {line}")
+    for line in asyncio.run(start_ups(args.postgres, args.running)):
+        print(line)
 
 
 if __name__ == "__main__":

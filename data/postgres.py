@@ -329,6 +329,18 @@ class PostgresDriver:
             else:
                 await db.execute("UPDATE schema_version SET version = $1", SCHEMA_VERSION)
 
+    @staticmethod
+    def after_copy(tables: list[str]) -> list[tuple[str, Sequence]]:
+        """After rows with ids were copied in: new rows get ids above the copied ones."""
+        return [
+            (
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" COALESCE(MAX(id), 0) + 1, false) FROM {table}",
+                (),
+            )
+            for table in tables
+        ]
+
     async def fetch(self, sql: str, params: Sequence = ()) -> list:
         try:
             return [tuple(row) for row in await self._pool.fetch(dialect(sql), *params)]

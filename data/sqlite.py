@@ -65,6 +65,12 @@ class SQLiteDriver:
     async def close(self) -> None:
         await self._db.close()
 
+    @staticmethod
+    def after_copy(tables: list[str]) -> list[tuple[str, Sequence]]:
+        """Statements to run after rows with ids were copied in: none (SQLite keeps
+        counting from the highest id itself)."""
+        return []
+
     async def fetch(self, sql: str, params: Sequence = ()) -> list:
         return await run(self._db, sql, params)
 
