@@ -235,32 +235,6 @@ def _moves_text(moves: Iterable[int]) -> str:
     return "".join(str(c) for c in moves)
 
 
-def _start(
-    guild_id: int,
-    channel_id: int,
-    player_id: int,
-    bot_mark: str,
-    moves: Sequence[int],
-    now: float,
-    opponent_id: int | None,
-) -> tuple:
-    return (
-        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves, result,"
-        " started_at, updated_at, opponent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            guild_id,
-            channel_id,
-            player_id,
-            bot_mark,
-            _moves_text(moves),
-            RUNNING,
-            now,
-            now,
-            opponent_id,
-        ),
-    )
-
-
 class Store:
     """Every query the bot makes, on a driver that speaks to one database: SQLite
     (:class:`SQLiteDriver`, the embedded default). The SQL is written once, with ``?``
@@ -394,7 +368,24 @@ class Store:
         """Start a game against the bot, or (with ``opponent_id``) between members."""
         try:
             await self._write(
-                [_start(guild_id, channel_id, player_id, bot_mark, moves, now, opponent_id)]
+                [
+                    (
+                        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
+                        " result, started_at, updated_at, opponent_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            guild_id,
+                            channel_id,
+                            player_id,
+                            bot_mark,
+                            _moves_text(moves),
+                            RUNNING,
+                            now,
+                            now,
+                            opponent_id,
+                        ),
+                    )
+                ]
             )
         except UniqueViolation:
             running = await self.running_game(channel_id)
