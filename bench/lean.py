@@ -1,0 +1,157 @@
+"""The whole path through discord.py: ``python -m bench.lean``
+
+The real bot (``python bot.py``, built by ``create_bot``) runs as its own process against
+the small fake Discord of the tests (HTTP and a gateway websocket on loopback), and
+``--players`` members play at once, each in a channel of their own, nobody pausing:
+half of the moves by button, half by ``/ttt move``. Printed with the issue's targets:
+
+* the bot process's CPU per move (user + system time, from /proc), and moves per second;
+* the latency a player sees (from sending the interaction to its first answer);
+* the longest event-loop callback in the bot process, and how many took over 20 ms: a
+  probe the launcher installs times every callback the loop runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bot import percentile
+from tests.fakediscord import ROOT, FakeDiscord, User, board_of, game_id_of, snowflake
+
+# Runs bot.py as `python bot.py` would, pointed at the fake, with a probe that times each
+# event-loop callback and writes the longest ones to a file twice a second.
+LAUNCHER = """
+import asyncio, json, runpy, sys, threading, time
+import discord.gateway, discord.http, yarl
+discord.http.Route.BASE = sys.argv[1] + "/api/v10"
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1] + "/gateway")
+report, seen = sys.argv[2], {"longest_ms": 0.0, "over_20ms": 0, "callbacks": 0}
+run = asyncio.events.Handle._run
+def timed(handle):
+    started = time.perf_counter()
+    run(handle)
+    took = (time.perf_counter() - started) * 1000
+    seen["callbacks"] += 1
+    if took > seen["longest_ms"]:
+        seen["longest_ms"] = took
+    if took > 20:
+        seen["over_20ms"] += 1
+asyncio.events.Handle._run = timed
+def write():
+    while True:
+        time.sleep(0.5)
+        with open(report, "w") as out:
+            json.dump(seen, out)
+threading.Thread(target=write, daemon=True).start()
+sys.argv = sys.argv[3:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def play(fake: FakeDiscord, player: User, channel: int, games: int, rng, record) -> None:
+    """Play ``games`` games in ``channel``: random free cells, by button or by command."""
+    for _ in range(games):
+        started = await fake.answered(await fake.slash(player, "ttt play", channel))
+        board = started.message
+        while True:
+            position = board_of(board)
+            buttons = [b for row in board["components"] for b in row["components"]]
+            free = [b["custom_id"] for b in buttons if not b.get("disabled")]
+            if not free or position is None:
+                break
+            custom_id = rng.choice(free)
+            sent = time.monotonic()
+            if rng.random() < 0.5:
+                asked = await fake.click(player, int(board["id"]), custom_id)
+                kind = "button"
+            else:
+                cell = int(custom_id.rsplit(":", 1)[1])
+                asked = await fake.slash(player, "ttt move", channel, cell=cell)
+                kind = "slash"
+            answered = await fake.answered(asked)
+            record[kind].append(time.monotonic() - sent)
+            board = answered.message
+            if game_id_of(board) is None:
+                break
+
+
+async def run(players: int, games: int, seed: int) -> dict:
+    fake = await FakeDiscord().start()
+    fake.channel_ids = [snowflake() for _ in range(players)]
+    with tempfile.TemporaryDirectory() as folder:
+        home, report = Path(folder), Path(folder) / "loop.json"
+        (home / "bot.py").write_bytes((ROOT / "bot.py").read_bytes())
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": str(ROOT),
+            "HOME": str(home),
+            "DISCORD_TOKEN": "fake.token.value",
+            "LOG_LEVEL": "WARNING",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", LAUNCHER, fake.url, str(report), str(home / "bot.py"),
+            cwd=home, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await asyncio.wait_for(fake.ready.wait(), 60)
+            await asyncio.wait_for(fake.synced.wait(), 60)
+            await asyncio.sleep(1)  # start-up done; what follows is play only
+            members = [User(snowflake(), f"player{i}") for i in range(players)]
+            record: dict[str, list[float]] = {"button": [], "slash": []}
+            rng = random.Random(seed)
+            cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
+            await asyncio.gather(*(
+                play(fake, member, channel, games, random.Random(rng.random()), record)
+                for member, channel in zip(members, fake.channel_ids, strict=True)
+            ))  # fmt: skip
+            elapsed = time.perf_counter() - started
+            cpu = cpu_seconds(process.pid) - cpu_before
+            await asyncio.sleep(1.2)  # the probe's last report
+            loop = json.loads(report.read_text())
+        finally:
+            process.kill()
+            await process.wait()
+            await fake.stop()
+    moves = len(record["button"]) + len(record["slash"])
+    return {"moves": moves, "seconds": elapsed, "cpu": cpu, "record": record, "loop": loop}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=100, help="members playing at once")
+    parser.add_argument("--games", type=int, default=5, help="games each")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.players < 1 or args.games < 1:
+        parser.error("need at least 1 player and 1 game")
+    r = asyncio.run(run(args.players, args.games, args.seed))
+    moves, loop = r["moves"], r["loop"]
+    print(f"{args.players} players at once, {args.games} games each, {moves:,} moves, "
+          f"one bot process on loopback")  # fmt: skip
+    print(f"bot CPU per move: {r['cpu'] / moves * 1000:.2f} ms (target <= 0.6)")
+    print(f"moves per second: {moves / r['seconds']:,.0f} (target >= 1,200; bound here by "
+          "the CPU the fake Discord shares with the bot)")  # fmt: skip
+    for kind, latencies in r["record"].items():
+        print(f"latency by {kind}: p50 {percentile(latencies, 0.5):.1f} ms, "
+              f"p99 {percentile(latencies, 0.99):.1f} ms ({len(latencies):,} moves)")  # fmt: skip
+    print(f"longest event-loop callback in the bot: {loop['longest_ms']:.1f} ms; "
+          f"{loop['over_20ms']} of {loop['callbacks']:,} over 20 ms (target: none)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
