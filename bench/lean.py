@@ -29,8 +29,9 @@ from tests.fakediscord import ROOT, FakeDiscord, User, board_of, game_id_of, sno
 # Runs bot.py as `python bot.py` would, pointed at the fake, with a probe that times each
 # event-loop callback and writes the longest ones to a file twice a second.
 LAUNCHER = """
-import asyncio, json, runpy, sys, threading, time
+import asyncio, cProfile, json, os, runpy, sys, threading, time
 import discord.gateway, discord.http, yarl
+profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
 discord.http.Route.BASE = sys.argv[1] + "/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1] + "/gateway")
 report, seen = sys.argv[2], {"longest_ms": 0.0, "over_20ms": 0, "callbacks": 0}
@@ -50,8 +51,12 @@ def write():
         time.sleep(0.5)
         with open(report, "w") as out:
             json.dump(seen, out)
+        if profile is not None:
+            profile.dump_stats(os.environ["BENCH_PROFILE"])
 threading.Thread(target=write, daemon=True).start()
 sys.argv = sys.argv[3:]
+if profile is not None:
+    profile.enable()
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
@@ -89,7 +94,7 @@ async def play(fake: FakeDiscord, player: User, channel: int, games: int, rng, r
                 break
 
 
-async def run(players: int, games: int, seed: int) -> dict:
+async def run(players: int, games: int, seed: int, profile: str | None = None) -> dict:
     fake = await FakeDiscord().start()
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
@@ -101,6 +106,7 @@ async def run(players: int, games: int, seed: int) -> dict:
             "HOME": str(home),
             "DISCORD_TOKEN": "fake.token.value",
             "LOG_LEVEL": "WARNING",
+            **({"BENCH_PROFILE": profile} if profile else {}),
         }
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-c", LAUNCHER, fake.url, str(report), str(home / "bot.py"),
@@ -136,10 +142,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=100, help="members playing at once")
     parser.add_argument("--games", type=int, default=5, help="games each")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write the bot process's cProfile stats to this file")
     args = parser.parse_args(argv)
     if args.players < 1 or args.games < 1:
         parser.error("need at least 1 player and 1 game")
-    r = asyncio.run(run(args.players, args.games, args.seed))
+    r = asyncio.run(run(args.players, args.games, args.seed, args.profile))
     moves, loop = r["moves"], r["loop"]
     print(f"{args.players} players at once, {args.games} games each, {moves:,} moves, "
           f"one bot process on loopback")  # fmt: skip
