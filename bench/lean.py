@@ -18,23 +18,23 @@ import asyncio
 import json
 import os
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench.bot import percentile
-from tests.fakediscord import ROOT, FakeDiscord, User, board_of, game_id_of, snowflake
+from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake
 
 # Runs bot.py as `python bot.py` would, pointed at the fake, with a probe that times each
-# event-loop callback and writes the longest ones to a file twice a second.
+# event-loop callback and writes the longest ones to BENCH_LOOP_REPORT twice a second.
 LAUNCHER = """
 import asyncio, cProfile, json, os, runpy, sys, threading, time
 import discord.gateway, discord.http, yarl
 profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
 discord.http.Route.BASE = sys.argv[1] + "/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1] + "/gateway")
-report, seen = sys.argv[2], {"longest_ms": 0.0, "over_20ms": 0, "callbacks": 0}
+report = os.environ["BENCH_LOOP_REPORT"]
+seen = {"longest_ms": 0.0, "over_20ms": 0, "callbacks": 0}
 run = asyncio.events.Handle._run
 def timed(handle):
     started = time.perf_counter()
@@ -54,7 +54,7 @@ def write():
         if profile is not None:
             profile.dump_stats(os.environ["BENCH_PROFILE"])
 threading.Thread(target=write, daemon=True).start()
-sys.argv = sys.argv[3:]
+sys.argv = sys.argv[2:]
 if profile is not None:
     profile.enable()
 runpy.run_path(sys.argv[0], run_name="__main__")
@@ -99,20 +99,14 @@ async def run(players: int, games: int, seed: int, profile: str | None = None) -
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
         home, report = Path(folder), Path(folder) / "loop.json"
-        (home / "bot.py").write_bytes((ROOT / "bot.py").read_bytes())
         env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "PYTHONPATH": str(ROOT),
-            "HOME": str(home),
-            "DISCORD_TOKEN": "fake.token.value",
             "LOG_LEVEL": "WARNING",
+            "BENCH_LOOP_REPORT": str(report),
             **({"BENCH_PROFILE": profile} if profile else {}),
         }
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", LAUNCHER, fake.url, str(report), str(home / "bot.py"),
-            cwd=home, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
+        process = await launch_bot(
+            fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL
+        )
         try:
             await asyncio.wait_for(fake.ready.wait(), 60)
             await asyncio.wait_for(fake.synced.wait(), 60)

@@ -90,7 +90,7 @@ class Challenges:
         if first not in FIRST_CHOICES:
             raise GameError(f"`first` is one of {', '.join(FIRST_CHOICES)}, not {first!r}.")
         if (running := self.games.running_game(channel_id)) is not None:
-            raise GameError(self.games._busy_channel_text(running, challenger_id))
+            raise GameError(self.games.busy_channel_text(running, challenger_id))
         self.check_no_invitation(channel_id)
         self.games.settings.check_channel(guild_id, channel_id)
         now = self.games.clock()

@@ -166,7 +166,7 @@ class GameService:
         self, guild_id: int, channel_id: int, player_id: int, *, bot_first: bool
     ) -> Turn:
         if (running := self._games.get(channel_id)) is not None:
-            raise GameError(self._busy_channel_text(running, player_id))
+            raise GameError(self.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
         self.settings.check_channel(guild_id, channel_id)
         with self._one_request(channel_id):
@@ -181,13 +181,13 @@ class GameService:
             except ChannelBusyError as busy:  # another process or an old row got there first
                 self._games[channel_id] = Game.from_record(busy.game)
                 raise GameError(
-                    self._busy_channel_text(self._games[channel_id], player_id)
+                    self.busy_channel_text(self._games[channel_id], player_id)
                 ) from None
             game = self._games[channel_id] = Game.from_record(record)
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     @staticmethod
-    def _busy_channel_text(game: Game, member_id: int) -> str:
+    def busy_channel_text(game: Game, member_id: int) -> str:
         if member_id in game.members:
             return (
                 "You already have a game running in this channel. `/ttt board` shows it; "

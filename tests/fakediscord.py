@@ -377,11 +377,15 @@ async def launch_bot(
     *args: str,
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
+    launcher: str | None = None,
+    output: int = asyncio.subprocess.PIPE,
 ) -> asyncio.subprocess.Process:
     """Start ``bot.py`` as a real process against ``fake``, its home folder ``home``.
 
     ``bot.py`` is copied into ``home`` so that its ``.env`` and relative database path
-    resolve there, exactly as they would beside a deployed bot.
+    resolve there, exactly as they would beside a deployed bot. ``launcher``: Python code
+    to start it with instead of the plain one (it gets the same arguments); ``output``:
+    where its stdout and stderr go.
     """
     home.mkdir(parents=True, exist_ok=True)
     (home / "bot.py").write_bytes((ROOT / "bot.py").read_bytes())
@@ -393,9 +397,8 @@ async def launch_bot(
         **(env or {}),
     }
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", _LAUNCHER, fake.url, str(home / "bot.py"), *args,
-        cwd=cwd or home, env=child_env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable, "-c", launcher or _LAUNCHER, fake.url, str(home / "bot.py"), *args,
+        cwd=cwd or home, env=child_env, stdout=output, stderr=output,
     )  # fmt: skip
 
 
