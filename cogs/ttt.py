@@ -62,11 +62,11 @@ class TicTacToe(
         A slash command must be answered anyway, so answering with the board costs one
         call (the message id comes back with it); the deletion is the second and last.
         """
-        old_message_id = turn.game.message_id
         message_id = await answer(interaction, embed=board_embed(turn), view=board_view(turn.game))
+        old_message_id = turn.game.message_id
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
-                await self.service.attach_message(turn.game, message_id)
+                old_message_id = await self.service.attach_message(turn.game, message_id)
             except Exception:  # the board is shown; only the later deletion of it is lost
                 log.warning("could not remember board message %s", message_id, exc_info=True)
         if old_message_id is not None and old_message_id != message_id:

@@ -243,11 +243,11 @@ class GameService:
                 bot_cell = engine.choose_move(memory, board)
                 board.push(bot_cell)
             if not board.is_game_over():
-                played = replace(game, moves=board.moves, updated_at=self.clock())
+                moves, now = board.moves, self.clock()
                 async with self._storing(channel_id):
-                    await self.store.record_moves(
-                        game.id, game.moves, played.moves, now=played.updated_at
-                    )
+                    await self.store.record_moves(game.id, game.moves, moves, now=now)
+                # from the game as it is now: a board message may have been attached meanwhile
+                played = replace(self._games.get(channel_id, game), moves=moves, updated_at=now)
                 self._games[channel_id] = played
                 return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
@@ -304,12 +304,21 @@ class GameService:
                     continue
         return expired
 
-    async def attach_message(self, game: Game, message_id: int) -> None:
-        """Remember which message shows the game's board, to update it later."""
-        await self.store.set_message(game.id, message_id)
+    async def attach_message(self, game: Game, message_id: int) -> int | None:
+        """Remember which message now shows the game's board, to update it later.
+
+        Returns the message that showed it until now (``None``: none), to delete. It is
+        swapped before anything is awaited, so boards answered in quick succession (a move
+        made before the last board's attachment was saved) are attached in the order they
+        were posted, and each one replaces the one before.
+        """
         current = self._games.get(game.channel_id)
+        previous = game.message_id
         if current is not None and current.id == game.id:
+            previous = current.message_id
             self._games[game.channel_id] = replace(current, message_id=message_id)
+        await self.store.set_message(game.id, message_id)
+        return previous
 
     async def record(self, guild_id: int, player_id: int | None = None) -> Record:
         """How this server's (or one player's) finished games against the bot went."""
@@ -442,7 +451,7 @@ class GameService:
                     if stale and await self.store.memory_version(game.guild_id) != version:
                         raise _StaleMemory from None
                     raise
-        self._games.pop(game.channel_id, None)
+        game = self._games.pop(game.channel_id, game)  # as it is now: its board message too
         return Turn(
             replace(game, moves=moves, result=result, updated_at=now, ended_by=ended_by),
             bot_cell,

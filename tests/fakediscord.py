@@ -270,6 +270,9 @@ class FakeDiscord:
                 return _json({"message": "Unknown Message", "code": 10008}, status=404)
             if method == "PATCH":
                 return _json(self._edit(message, body))
+            if method == "DELETE":
+                del self.messages[int(message["id"])]
+                return web.Response(status=204)
             return _json(message)
         return _json({"message": f"fake Discord has no {method} {path}"}, status=404)
 

@@ -200,3 +200,17 @@ async def current_board(fake) -> dict | None:
 async def test_sigkill_mid_game_loses_nothing_that_was_announced(fake, tmp_path):
     figures = await crash_run(fake, tmp_path, kills=6, rng=random.Random(8))
     assert figures["kills"] == 6 and figures["announcements"] > 10
+
+
+async def test_moves_made_the_moment_a_board_appears_leave_one_board(fake, tmp_path):
+    """Each move by command posts a new board and deletes the one before, even when the
+    next move comes before the bot has saved which message the last board was."""
+    process = await started(fake, tmp_path)
+    try:
+        shown = await fake.answered(await fake.slash(fake.owner, "ttt play"))
+        for cell in (5, 3, 4):  # no pause: each is sent as soon as the last board is seen
+            shown = await fake.answered(await fake.slash(fake.owner, "ttt move", cell=cell))
+            await asyncio.sleep(0.2)  # the bot deletes the old board after answering
+            assert [m["id"] for m in fake.board_messages()] == [shown.message["id"]]
+    finally:
+        await kill(fake, process)

@@ -55,6 +55,27 @@ async def test_simultaneous_moves_exactly_one_applies(service):
     assert service.running_game(CHANNEL).moves == (4, 0)
 
 
+async def test_boards_attached_while_a_move_is_stored_are_kept_in_the_order_posted(service):
+    """A person can move before their last board's attachment is saved: the move must not
+    drop it, and each board attached replaces (and hands over for deletion) the one before."""
+    start = await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    # the move runs up to its store write, then the first board's attachment interleaves
+    move = asyncio.ensure_future(service.move(CHANNEL, ALICE, 5))
+    await asyncio.sleep(0)
+    assert await service.attach_message(start.game, 501) is None
+    turn = await move
+    assert turn.game.message_id == 501 == service.running_game(CHANNEL).message_id
+    assert await service.attach_message(turn.game, 502) == 501
+    finished = None
+    for cell in (3, 7, 9, 6, 8):  # plays on until the game ends
+        if service.running_game(CHANNEL) is None:
+            break
+        if cell - 1 in service.running_game(CHANNEL).board.legal_moves:
+            finished = await service.move(CHANNEL, ALICE, cell)
+    assert not finished.game.running
+    assert finished.game.message_id == 502  # the finished game's board, to redraw or delete
+
+
 async def test_simultaneous_challenges_exactly_one_starts(service):
     results = await asyncio.gather(
         service.start(GUILD, CHANNEL, ALICE, bot_first=False),
