@@ -20,13 +20,15 @@ import os
 import random
 import tempfile
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bench.bot import percentile
 from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake
 
-# Runs bot.py as `python bot.py` would, pointed at the fake, with a probe that times each
-# event-loop callback and writes the longest ones to BENCH_LOOP_REPORT twice a second.
+# Runs bot.py as `python bot.py` would (or BENCH_SCRIPT), pointed at the fake, with a probe
+# that times each event-loop callback and writes the longest to BENCH_LOOP_REPORT twice a
+# second.
 LAUNCHER = """
 import asyncio, cProfile, json, os, runpy, sys, threading, time
 import discord.gateway, discord.http, yarl
@@ -34,7 +36,7 @@ profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
 discord.http.Route.BASE = sys.argv[1] + "/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1] + "/gateway")
 report = os.environ["BENCH_LOOP_REPORT"]
-seen = {"longest_ms": 0.0, "over_20ms": 0, "callbacks": 0}
+seen = {"longest_ms": 0.0, "over_20ms": 0, "callbacks": 0, "longest": ""}
 run = asyncio.events.Handle._run
 def timed(handle):
     started = time.perf_counter()
@@ -42,7 +44,7 @@ def timed(handle):
     took = (time.perf_counter() - started) * 1000
     seen["callbacks"] += 1
     if took > seen["longest_ms"]:
-        seen["longest_ms"] = took
+        seen["longest_ms"], seen["longest"] = took, repr(handle)[:300]
     if took > 20:
         seen["over_20ms"] += 1
 asyncio.events.Handle._run = timed
@@ -57,7 +59,24 @@ threading.Thread(target=write, daemon=True).start()
 sys.argv = sys.argv[2:]
 if profile is not None:
     profile.enable()
-runpy.run_path(sys.argv[0], run_name="__main__")
+runpy.run_path(os.environ.get("BENCH_SCRIPT", sys.argv[0]), run_name="__main__")
+"""
+
+
+# discord.py's own cost, for comparison: a bare client that answers each click with a
+# board made in advance (the same embed and buttons as a real move), and does nothing else.
+FLOOR_CLIENT = """
+import os, discord
+from cogs.render import board_embed, board_view
+from engine import Mark
+from gameflow import Game, Turn
+game = Game(1, 1, 1, 1, Mark.O, (4, 0), "running", None, 0.0)
+embed, view = board_embed(Turn(game, 0, (), 3)), board_view(game)
+client = discord.Client(intents=discord.Intents.none())
+@client.event
+async def on_interaction(interaction):
+    await interaction.response.edit_message(embed=embed, view=view)
+client.run(os.environ["DISCORD_TOKEN"], log_handler=None)
 """
 
 
@@ -67,8 +86,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play(fake: FakeDiscord, player: User, channel: int, games: int, rng, record) -> None:
-    """Play ``games`` games in ``channel``: random free cells, by button or by command."""
+async def play(
+    fake: FakeDiscord, player: User, channel: int, games: int, rng, record, by: str
+) -> None:
+    """Play ``games`` games in ``channel``: random free cells, by button or by command
+    (``by``: "button", "slash", or "both", half and half at random)."""
     for _ in range(games):
         started = await fake.answered(await fake.slash(player, "ttt play", channel))
         board = started.message
@@ -80,7 +102,7 @@ async def play(fake: FakeDiscord, player: User, channel: int, games: int, rng, r
                 break
             custom_id = rng.choice(free)
             sent = time.monotonic()
-            if rng.random() < 0.5:
+            if by == "button" or (by == "both" and rng.random() < 0.5):
                 asked = await fake.click(player, int(board["id"]), custom_id)
                 kind = "button"
             else:
@@ -94,41 +116,100 @@ async def play(fake: FakeDiscord, player: User, channel: int, games: int, rng, r
                 break
 
 
-async def run(players: int, games: int, seed: int, profile: str | None = None) -> dict:
+@asynccontextmanager
+async def bot_process(players: int, env: dict[str, str]):
+    """A fake Discord with ``players`` channels, and the bot process started against it
+    and ready. Yields the fake, the process, and a function giving the probe's report."""
     fake = await FakeDiscord().start()
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
         home, report = Path(folder), Path(folder) / "loop.json"
-        env = {
-            "LOG_LEVEL": "WARNING",
-            "BENCH_LOOP_REPORT": str(report),
-            **({"BENCH_PROFILE": profile} if profile else {}),
-        }
+        env = {"LOG_LEVEL": "WARNING", "BENCH_LOOP_REPORT": str(report), **env}
         process = await launch_bot(
             fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL
         )
+
+        async def loop_report() -> dict:
+            await asyncio.sleep(1.2)  # the probe's last report
+            return json.loads(report.read_text())
+
         try:
             await asyncio.wait_for(fake.ready.wait(), 60)
-            await asyncio.wait_for(fake.synced.wait(), 60)
             await asyncio.sleep(1)  # start-up done; what follows is play only
-            members = [User(snowflake(), f"player{i}") for i in range(players)]
-            record: dict[str, list[float]] = {"button": [], "slash": []}
-            rng = random.Random(seed)
-            cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
-            await asyncio.gather(*(
-                play(fake, member, channel, games, random.Random(rng.random()), record)
-                for member, channel in zip(members, fake.channel_ids, strict=True)
-            ))  # fmt: skip
-            elapsed = time.perf_counter() - started
-            cpu = cpu_seconds(process.pid) - cpu_before
-            await asyncio.sleep(1.2)  # the probe's last report
-            loop = json.loads(report.read_text())
+            yield fake, process, loop_report
         finally:
             process.kill()
             await process.wait()
             await fake.stop()
+
+
+async def run(
+    players: int, games: int, seed: int, profile: str | None = None, by: str = "both"
+) -> dict:
+    """The bot, ``players`` members playing ``games`` games each at once."""
+    env = {"BENCH_PROFILE": profile} if profile else {}
+    async with bot_process(players, env) as (fake, process, loop_report):
+        await asyncio.wait_for(fake.synced.wait(), 60)
+        members = [User(snowflake(), f"player{i}") for i in range(players)]
+        record: dict[str, list[float]] = {"button": [], "slash": []}
+        rng = random.Random(seed)
+        cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
+        await asyncio.gather(*(
+            play(fake, member, channel, games, random.Random(rng.random()), record, by)
+            for member, channel in zip(members, fake.channel_ids, strict=True)
+        ))  # fmt: skip
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(process.pid) - cpu_before
+        loop = await loop_report()
     moves = len(record["button"]) + len(record["slash"])
     return {"moves": moves, "seconds": elapsed, "cpu": cpu, "record": record, "loop": loop}
+
+
+async def run_floor(players: int, clicks: int) -> float:
+    """discord.py's own CPU per click (ms): :data:`FLOOR_CLIENT` answering ``clicks``
+    clicks in each of ``players`` channels at once."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "floor.py"
+        script.write_text(FLOOR_CLIENT)
+        async with bot_process(players, {"BENCH_SCRIPT": str(script)}) as (fake, process, _):
+            player = User(snowflake(), "player")
+            boards = [fake._new_message(channel, {"embeds": [{"description": "board"}]})
+                      for channel in fake.channel_ids]  # fmt: skip
+
+            async def click(board: dict) -> None:
+                for _ in range(clicks):
+                    await fake.answered(await fake.click(player, int(board["id"]), "ttt:1:2:5"))
+
+            cpu_before = cpu_seconds(process.pid)
+            await asyncio.gather(*(click(board) for board in boards))
+            return (cpu_seconds(process.pid) - cpu_before) / (players * clicks) * 1000
+
+
+def report(r: dict, floor_ms: float | None = None) -> list[str]:
+    """The figures of :func:`run` (and of :func:`run_floor`), each with its target."""
+    moves, loop = r["moves"], r["loop"]
+    per_move = r["cpu"] / moves * 1000
+    lines = [
+        f"bot CPU per move: {per_move:.2f} ms (target <= 0.6)",
+        f"moves per second: {moves / r['seconds']:,.0f} (target >= 1,200; here the fake "
+        f"Discord shares the 2 cores; one core of the bot's alone: {1000 / per_move:,.0f})",
+    ]
+    for kind, latencies in r["record"].items():
+        if latencies:
+            lines.append(
+                f"latency by {kind}: p50 {percentile(latencies, 0.5):.1f} ms, "
+                f"p99 {percentile(latencies, 0.99):.1f} ms ({len(latencies):,} moves)"
+            )
+    lines.append(
+        f"longest event-loop callback in the bot: {loop['longest_ms']:.1f} ms; "
+        f"{loop['over_20ms']} of {loop['callbacks']:,} over 20 ms (target: none)"
+    )
+    if floor_ms is not None:
+        lines.append(
+            f"discord.py's own floor, a bare client answering a click with a ready board: "
+            f"{floor_ms:.2f} ms of CPU (the bot's move costs {per_move / floor_ms:.1f}×)"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -136,22 +217,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=100, help="members playing at once")
     parser.add_argument("--games", type=int, default=5, help="games each")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--by", choices=("both", "button", "slash"), default="both",
+        help="how moves are made: half by button and half by /ttt move, or all one way",
+    )  # fmt: skip
+    parser.add_argument("--no-floor", action="store_true", help="skip discord.py's floor")
+    parser.add_argument("--verbose", action="store_true", help="name the longest callback")
     parser.add_argument("--profile", help="write the bot process's cProfile stats to this file")
     args = parser.parse_args(argv)
     if args.players < 1 or args.games < 1:
         parser.error("need at least 1 player and 1 game")
-    r = asyncio.run(run(args.players, args.games, args.seed, args.profile))
-    moves, loop = r["moves"], r["loop"]
-    print(f"{args.players} players at once, {args.games} games each, {moves:,} moves, "
-          f"one bot process on loopback")  # fmt: skip
-    print(f"bot CPU per move: {r['cpu'] / moves * 1000:.2f} ms (target <= 0.6)")
-    print(f"moves per second: {moves / r['seconds']:,.0f} (target >= 1,200; bound here by "
-          "the CPU the fake Discord shares with the bot)")  # fmt: skip
-    for kind, latencies in r["record"].items():
-        print(f"latency by {kind}: p50 {percentile(latencies, 0.5):.1f} ms, "
-              f"p99 {percentile(latencies, 0.99):.1f} ms ({len(latencies):,} moves)")  # fmt: skip
-    print(f"longest event-loop callback in the bot: {loop['longest_ms']:.1f} ms; "
-          f"{loop['over_20ms']} of {loop['callbacks']:,} over 20 ms (target: none)")  # fmt: skip
+    r = asyncio.run(run(args.players, args.games, args.seed, args.profile, args.by))
+    floor = None if args.no_floor else asyncio.run(run_floor(args.players, 20))
+    print(f"{args.players} players at once, {args.games} games each, {r['moves']:,} moves "
+          f"({args.by}), one bot process on loopback")  # fmt: skip
+    for line in report(r, floor):
+        print(line)
+    if args.verbose:
+        print(f"  the longest: {r['loop']['longest']}")
 
 
 if __name__ == "__main__":

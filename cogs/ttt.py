@@ -17,10 +17,10 @@ from .challenges import ChallengeButton, ChallengeDesk
 from .questions import AnswerButton, Questions
 from .render import (
     CELL_NAMES,
-    CellButton,
     board_embed,
     board_view,
     brain_embed,
+    cell_click,
     duration_text,
     forgotten_text,
     leaderboard_embed,
@@ -46,14 +46,14 @@ class TicTacToe(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CellButton, AnswerButton, ChallengeButton)
+        self.bot.add_dynamic_items(AnswerButton, ChallengeButton)
         self.sweep.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
         self.challenges.close()
         self.questions.close()
-        self.bot.remove_dynamic_items(CellButton, AnswerButton, ChallengeButton)
+        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton)
 
     async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Answer with the game's board at the bottom of the chat, and delete the board
@@ -254,6 +254,14 @@ class TicTacToe(
             )
 
     # --- buttons and the clock -------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Route a click on a board's cell (see :class:`~cogs.render.BoardView`)."""
+        if interaction.type is discord.InteractionType.component:
+            clicked = cell_click((interaction.data or {}).get("custom_id", ""))
+            if clicked is not None:
+                await self.on_cell_click(interaction, *clicked)
+
     async def on_cell_click(
         self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
     ) -> None:

@@ -37,7 +37,7 @@ class Board:
 
     @classmethod
     def from_moves(cls, moves: Iterable[int]) -> Board:
-        board = cls()
+        board = cls.from_code(0)  # the empty board, without parsing its string
         for cell in moves:
             board.push(cell)
         return board

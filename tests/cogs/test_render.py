@@ -1,0 +1,84 @@
+"""The board's buttons, built as JSON once per position, against discord.ui's own."""
+
+import discord
+import pytest
+
+from cogs.render import board_view, cell_click
+from engine import Mark
+from gameflow import Game
+from tests.cogs.conftest import buttons_of
+from tests.cogs.test_games import play_line
+
+
+def game(moves, result="running", game_id=7) -> Game:
+    return Game(game_id, 1, 2, 3, Mark.O, tuple(moves), result, None, 0.0)
+
+
+def discord_ui_board(g: Game, *, frozen: bool, wins: set[int]) -> list[dict]:
+    """The same board from discord.ui Buttons: free cells blue and clickable while the game
+    runs, marks grey, a winning line green, everything disabled once it is over."""
+    view = discord.ui.View(timeout=None)
+    position = g.board.position
+    for cell in range(9):
+        mark = position[cell] if position[cell] != "." else None
+        done = frozen or not g.running
+        style = (
+            discord.ButtonStyle.success
+            if cell in wins
+            else discord.ButtonStyle.secondary
+            if mark or done
+            else discord.ButtonStyle.primary
+        )
+        view.add_item(
+            discord.ui.Button(
+                custom_id=f"ttt:{g.id}:{g.ply}:{cell + 1}",
+                style=style,
+                label=None if mark else str(cell + 1),
+                emoji={"X": "❌", "O": "⭕"}[mark] if mark else None,
+                disabled=bool(mark) or done,
+                row=cell // 3,
+            )
+        )
+    return view.to_components()
+
+
+@pytest.mark.parametrize(
+    ("moves", "result", "frozen", "wins"),
+    [
+        ((), "running", False, set()),
+        ((4, 0), "running", False, set()),
+        ((4, 0), "running", True, set()),  # an old board
+        ((0, 3, 1, 4, 2), "player_won", False, {0, 1, 2}),
+        ((0, 3, 1, 4, 8, 5), "bot_won", False, {3, 4, 5}),
+        ((4, 0, 8), "abandoned", False, set()),
+    ],
+)
+def test_the_board_is_what_discord_ui_would_send(moves, result, frozen, wins):
+    g = game(moves, result)
+    assert board_view(g, frozen=frozen).to_components() == discord_ui_board(
+        g, frozen=frozen, wins=wins
+    )
+    again = game(moves, result, game_id=8)  # the cached position, another game's ids
+    assert board_view(again, frozen=frozen).to_components() == discord_ui_board(
+        again, frozen=frozen, wins=wins
+    )
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "click"),
+    [("ttt:12:3:9", (12, 3, 9)), ("ttt:12:3:0", None), ("ttt:12:3", None), ("xttt:1:2:3", None)],
+)
+def test_a_cell_click_is_read_from_its_custom_id(custom_id, click):
+    assert cell_click(custom_id) == click
+
+
+async def test_boards_leave_nothing_behind_in_discord_py(world, simcord_bot):
+    """discord.ui keeps every view it must dispatch, forever; a board's clicks are routed
+    by their custom ids instead, so a long day of games keeps nothing."""
+    w = world
+    await play_line(w, w.alice, [1, 4, 7], click=True)
+    await play_line(w, w.alice, [2, 5], click=False)
+    assert buttons_of(w.channel.last_message)  # a live board
+    store = simcord_bot._connection._view_store
+    assert store._dynamic_items  # the live bot's store: its other buttons are registered
+    assert not store._synced_message_views and not any(store._views.values())
