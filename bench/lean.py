@@ -63,19 +63,31 @@ runpy.run_path(os.environ.get("BENCH_SCRIPT", sys.argv[0]), run_name="__main__")
 """
 
 
-# discord.py's own cost, for comparison: a bare client that answers each click with a
-# board made in advance (the same embed and buttons as a real move), and does nothing else.
+# discord.py's own cost, for comparison: a bare client that answers each click, and each
+# `/ttt move`, with a board made in advance (the same embed and buttons as a real move's),
+# and does nothing else: no game, no database, no deletion of the board before.
 FLOOR_CLIENT = """
 import os, discord
+from discord import app_commands
 from cogs.render import board_embed, board_view
 from engine import Mark
 from gameflow import Game, Turn
 game = Game(1, 1, 1, 1, Mark.O, (4, 0), "running", None, 0.0)
 embed, view = board_embed(Turn(game, 0, (), 3)), board_view(game)
-client = discord.Client(intents=discord.Intents.none())
+class Floor(discord.Client):
+    async def setup_hook(self):
+        await tree.sync()
+client = Floor(intents=discord.Intents.none())
+tree = app_commands.CommandTree(client)
+ttt = app_commands.Group(name="ttt", description="floor")
+@ttt.command(description="floor")
+async def move(interaction: discord.Interaction, cell: int):
+    await interaction.response.send_message(embed=embed, view=view)
+tree.add_command(ttt)
 @client.event
 async def on_interaction(interaction):
-    await interaction.response.edit_message(embed=embed, view=view)
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(embed=embed, view=view)
 client.run(os.environ["DISCORD_TOKEN"], log_handler=None)
 """
 
@@ -165,27 +177,36 @@ async def run(
     return {"moves": moves, "seconds": elapsed, "cpu": cpu, "record": record, "loop": loop}
 
 
-async def run_floor(players: int, clicks: int) -> float:
-    """discord.py's own CPU per click (ms): :data:`FLOOR_CLIENT` answering ``clicks``
-    clicks in each of ``players`` channels at once."""
+async def run_floor(players: int, moves: int) -> dict[str, float]:
+    """discord.py's own CPU per move (ms), by button and by command: :data:`FLOOR_CLIENT`
+    answering ``moves`` of each kind in each of ``players`` channels at once."""
+    floor = {}
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "floor.py"
         script.write_text(FLOOR_CLIENT)
         async with bot_process(players, {"BENCH_SCRIPT": str(script)}) as (fake, process, _):
+            await asyncio.wait_for(fake.synced.wait(), 60)
             player = User(snowflake(), "player")
             boards = [fake._new_message(channel, {"embeds": [{"description": "board"}]})
                       for channel in fake.channel_ids]  # fmt: skip
 
             async def click(board: dict) -> None:
-                for _ in range(clicks):
+                for _ in range(moves):
                     await fake.answered(await fake.click(player, int(board["id"]), "ttt:1:2:5"))
 
-            cpu_before = cpu_seconds(process.pid)
-            await asyncio.gather(*(click(board) for board in boards))
-            return (cpu_seconds(process.pid) - cpu_before) / (players * clicks) * 1000
+            async def command(channel: int) -> None:
+                for _ in range(moves):
+                    await fake.answered(await fake.slash(player, "ttt move", channel, cell=5))
+
+            for kind, each in (("button", click), ("slash", command)):
+                cpu_before = cpu_seconds(process.pid)
+                places = boards if kind == "button" else fake.channel_ids
+                await asyncio.gather(*(each(place) for place in places))
+                floor[kind] = (cpu_seconds(process.pid) - cpu_before) / (players * moves) * 1000
+    return floor
 
 
-def report(r: dict, floor_ms: float | None = None) -> list[str]:
+def report(r: dict, floor: dict[str, float] | None = None) -> list[str]:
     """The figures of :func:`run` (and of :func:`run_floor`), each with its target."""
     moves, loop = r["moves"], r["loop"]
     per_move = r["cpu"] / moves * 1000
@@ -204,10 +225,17 @@ def report(r: dict, floor_ms: float | None = None) -> list[str]:
         f"longest event-loop callback in the bot: {loop['longest_ms']:.1f} ms; "
         f"{loop['over_20ms']} of {loop['callbacks']:,} over 20 ms (target: none)"
     )
-    if floor_ms is not None:
+    if floor is not None:
         lines.append(
-            f"discord.py's own floor, a bare client answering a click with a ready board: "
-            f"{floor_ms:.2f} ms of CPU (the bot's move costs {per_move / floor_ms:.1f}×)"
+            f"discord.py's own floor, a bare client answering with a ready board: "
+            f"{floor['button']:.2f} ms of CPU per click, {floor['slash']:.2f} ms per /ttt move"
+        )
+        mix = {kind: len(latencies) for kind, latencies in r["record"].items()}
+        floor_per_move = sum(floor[k] * n for k, n in mix.items()) / sum(mix.values())
+        lines.append(
+            f"  the bot's move costs {per_move / floor_per_move:.1f}× that floor for the "
+            f"same mix of moves (it also stores each move, and deletes the board a command "
+            f"replaces)"
         )
     return lines
 

@@ -6,6 +6,8 @@ Prints each figure with its target (issue 9):
   cache fills with ``--servers`` servers (their memories trained, about 450 lessons each);
 * training speed against each opponent, and the cost of ``choose_move``, ``learn`` and
   ``analyse`` (medians), which the compact memory must not slow down;
+* the lean path: the real bot process through discord.py against a fake Discord on
+  loopback (``bench.lean``), beside discord.py's own floor;
 * moves per second and latency through the game flow, flat out, on SQLite, on
   PostgreSQL from one process, and from two processes sharing one PostgreSQL;
 * start-up time (loading the running games) with 10,000 games running.
@@ -30,6 +32,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import engine
+from bench import lean
 from bench.bot import percentile, play_server
 from data import Store
 from engine import Board, Mark, Memory
@@ -270,6 +273,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"training against {opponent}: {rate:,.0f} games/s, median of 3{target}")
     for name, cost in engine_costs().items():
         print(f"{name}: {cost:.1f} µs (median)")
+    players = 100
+    played = asyncio.run(lean.run(players, 5, seed=1))
+    floor = asyncio.run(lean.run_floor(players, 20))
+    print(f"the lean path, {players} players at once through discord.py ({played['moves']:,} "
+          "moves, half by button, half by /ttt move):")  # fmt: skip
+    for line in lean.report(played, floor):
+        print(f"  {line}")
     print(f"the game flow flat out, 200 servers, {args.played:,} games:")
     for line in asyncio.run(database_runs(args.postgres, 200, args.played)):
         print(f"  {line}")

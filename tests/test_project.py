@@ -19,3 +19,11 @@ def test_the_runtime_database_and_the_env_file_are_ignored_by_git():
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     assert ".env" in ignored
     assert any(line.startswith("data/") and "sqlite3" in line for line in ignored)
+
+
+def test_discord_py_reads_json_with_orjson():
+    """An installed bot reads Discord's JSON with orjson, as bench.lean measured it: a
+    fifth of its CPU per move goes without it."""
+    import discord.utils
+
+    assert discord.utils.HAS_ORJSON
