@@ -181,12 +181,16 @@ class TicTacToeBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, *, force_sync: bool = False) -> None:
         shards = settings.shards
-        # Slash commands and buttons need no privileged intents, and no message content.
+        # Slash commands and buttons reach every bot whatever its intents. It asks only for
+        # its servers (their names, channels and roles): the default intents would also send
+        # it every message, reaction and typing in every channel of every server, and keep
+        # messages in a cache it never reads.
         super().__init__(
             shard_count=shards.count if shards else None,
             shard_ids=list(shards.ids) if shards else None,
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),
+            max_messages=None,
             help_command=None,
             tree_cls=ApologeticTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),

@@ -155,16 +155,33 @@ async def bot_process(players: int, env: dict[str, str]):
             await fake.stop()
 
 
+async def chatter(fake: FakeDiscord, members: list[User], per_second: float) -> None:
+    """Members talk in the game channels meanwhile, ``per_second`` messages in all (sent
+    to the bot only if it asked for servers' messages, as Discord does)."""
+    rng, tick = random.Random(0), 0.01
+    while True:
+        for _ in range(round(per_second * tick) or 1):
+            await fake.chat(rng.choice(members), rng.choice(fake.channel_ids), "nice move!")
+        await asyncio.sleep(max(tick, 1 / per_second))
+
+
 async def run(
-    players: int, games: int, seed: int, profile: str | None = None, by: str = "both"
+    players: int,
+    games: int,
+    seed: int,
+    profile: str | None = None,
+    by: str = "both",
+    chat: float = 0,
 ) -> dict:
-    """The bot, ``players`` members playing ``games`` games each at once."""
+    """The bot, ``players`` members playing ``games`` games each at once (and ``chat``
+    ordinary messages a second in their channels)."""
     env = {"BENCH_PROFILE": profile} if profile else {}
     async with bot_process(players, env) as (fake, process, loop_report):
         await asyncio.wait_for(fake.synced.wait(), 60)
         members = [User(snowflake(), f"player{i}") for i in range(players)]
         record: dict[str, list[float]] = {"button": [], "slash": []}
         rng = random.Random(seed)
+        talking = asyncio.ensure_future(chatter(fake, members, chat)) if chat else None
         cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
         await asyncio.gather(*(
             play(fake, member, channel, games, random.Random(rng.random()), record, by)
@@ -172,9 +189,14 @@ async def run(
         ))  # fmt: skip
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(process.pid) - cpu_before
+        if talking is not None:
+            talking.cancel()
         loop = await loop_report()
     moves = len(record["button"]) + len(record["slash"])
-    return {"moves": moves, "seconds": elapsed, "cpu": cpu, "record": record, "loop": loop}
+    return {
+        "moves": moves, "seconds": elapsed, "cpu": cpu, "record": record, "loop": loop,
+        "chatter": (chat, fake.chatter_sent),
+    }  # fmt: skip
 
 
 async def run_floor(players: int, moves: int) -> dict[str, float]:
@@ -225,6 +247,12 @@ def report(r: dict, floor: dict[str, float] | None = None) -> list[str]:
         f"longest event-loop callback in the bot: {loop['longest_ms']:.1f} ms; "
         f"{loop['over_20ms']} of {loop['callbacks']:,} over 20 ms (target: none)"
     )
+    chat, sent = r["chatter"]
+    if chat:
+        lines.append(
+            f"members' chatter meanwhile: {chat:,.0f} messages a second in the game channels; "
+            f"{sent:,} of them were sent to the bot"
+        )
     if floor is not None:
         lines.append(
             f"discord.py's own floor, a bare client answering with a ready board: "
@@ -249,13 +277,17 @@ def main(argv: list[str] | None = None) -> None:
         "--by", choices=("both", "button", "slash"), default="both",
         help="how moves are made: half by button and half by /ttt move, or all one way",
     )  # fmt: skip
+    parser.add_argument(
+        "--chatter", type=float, default=0, metavar="PER_SECOND",
+        help="ordinary messages a second in the game channels meanwhile",
+    )  # fmt: skip
     parser.add_argument("--no-floor", action="store_true", help="skip discord.py's floor")
     parser.add_argument("--verbose", action="store_true", help="name the longest callback")
     parser.add_argument("--profile", help="write the bot process's cProfile stats to this file")
     args = parser.parse_args(argv)
     if args.players < 1 or args.games < 1:
         parser.error("need at least 1 player and 1 game")
-    r = asyncio.run(run(args.players, args.games, args.seed, args.profile, args.by))
+    r = asyncio.run(run(args.players, args.games, args.seed, args.profile, args.by, args.chatter))
     floor = None if args.no_floor else asyncio.run(run_floor(args.players, 20))
     print(f"{args.players} players at once, {args.games} games each, {r['moves']:,} moves "
           f"({args.by}), one bot process on loopback")  # fmt: skip

@@ -28,6 +28,7 @@ RESPONSE_DEADLINE = 3.0  # seconds Discord gives for the first response to an in
 MANAGE_GUILD = 1 << 5
 EVERYONE = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)  # view, send, embed, …
 EPHEMERAL = 1 << 6
+GUILD_MESSAGES = 1 << 9  # the gateway intent for messages in servers
 
 _ids = itertools.count(int(time.time() * 1000) << 22)
 
@@ -94,6 +95,8 @@ class FakeDiscord:
         self.interactions: dict[int, Interaction] = {}
         self.ready = asyncio.Event()
         self.requests: list[tuple[str, str]] = []
+        self.intents = 0  # what the bot asked for when it identified
+        self.chatter_sent = 0  # members' ordinary messages the bot was sent
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -167,6 +170,18 @@ class FakeDiscord:
         await asyncio.wait_for(interaction.done.wait(), timeout)
         return interaction
 
+    async def chat(self, user: User, channel_id: int, text: str) -> None:
+        """A member writes an ordinary message; like Discord, the fake sends it to the bot
+        only if the bot asked for servers' messages (the guild_messages intent)."""
+        if not self.intents & GUILD_MESSAGES:
+            return
+        message = self._new_message(channel_id, {"content": text})
+        message["author"] = user.payload()
+        del self.messages[int(message["id"])]  # not a board: the tests never look for it
+        self.chatter_sent += 1
+        member = {"roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0}
+        await self.dispatch("MESSAGE_CREATE", {**message, "member": member})
+
     def board_messages(self, channel_id: int | None = None) -> list[dict[str, Any]]:
         channel = str(channel_id or self.channel_ids[0])
         return [m for m in self.messages.values() if m["channel_id"] == channel and m["embeds"]]
@@ -189,6 +204,7 @@ class FakeDiscord:
             if frame["op"] == 1:  # heartbeat
                 await ws.send_str(json.dumps({"op": 11}))
             elif frame["op"] == 2:  # identify
+                self.intents = int(frame["d"].get("intents") or 0)
                 self._sockets.append(ws)
                 await self.dispatch("READY", {
                     "v": 10, "user": {**self.bot.payload(), "bot": True},

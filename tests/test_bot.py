@@ -46,13 +46,14 @@ def test_bad_settings_are_named(env, message):
         Settings.from_env(env)
 
 
-def test_create_bot_builds_without_connecting_and_asks_for_no_privileged_intents(monkeypatch):
+def test_create_bot_builds_without_connecting_and_asks_only_for_its_servers(monkeypatch):
+    """No privileged intent, and no stream of every message and reaction in every channel
+    (slash commands and clicks reach a bot whatever its intents); no message cache."""
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     bot = create_bot(env={"DATABASE_PATH": "unused.sqlite3"})
     assert isinstance(bot, commands.AutoShardedBot) and not bot.is_ready() and bot.store is None
-    intents = bot.intents
-    assert not (intents.members or intents.presences or intents.message_content)
-    assert intents == discord.Intents.default()
+    assert bot.intents == discord.Intents(guilds=True)
+    assert bot._connection.max_messages is None
 
 
 def run_cli(tmp_path, env_text: str, *args: str) -> subprocess.CompletedProcess:
