@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, cost in engine_costs().items():
         print(f"{name}: {cost:.1f} µs (median)")
     players = 100
-    played = asyncio.run(lean.run(players, 5, seed=1))
+    played = asyncio.run(lean.run(players, 5, seed=1))  # 3 rounds: medians
     floor = asyncio.run(lean.run_floor(players, 20))
     print(f"the lean path, {players} players at once through discord.py ({played['moves']:,} "
           "moves, half by button, half by /ttt move):")  # fmt: skip
