@@ -70,6 +70,7 @@ class Lesson:
 UNKNOWN, WON, LOST = 0, 1, 2
 OUTCOMES = (None, WIN, LOSS)
 VALUES = {WIN: WON, LOSS: LOST}
+_OUTCOME_OF = {WIN: WIN, LOSS: LOSS, WIN.value: WIN, LOSS.value: LOSS}
 TABLE_BYTES = (SLOTS + 3) // 4
 
 
@@ -136,7 +137,10 @@ class Memory:
         unknown outcome, a fact the rules contradict, or one that contradicts a known fact.
         """
         code = string_to_code(position)
-        outcome = Outcome(outcome)
+        # a stored "win" or "loss" is one lookup; anything else gets Outcome's own error
+        outcome = (_OUTCOME_OF.get(outcome) if isinstance(outcome, str) else None) or Outcome(
+            outcome
+        )
         if code == 0:
             raise ValueError("the empty board comes after no move, so it has no outcome")
         if WINNER[code] and outcome is not WIN:
