@@ -295,11 +295,30 @@ def create_bot(*, force_sync: bool = False, env: Mapping[str, str] | None = None
 
 
 def freeze_start_up_objects() -> None:
-    """Move everything alive after start-up (modules, discord.py, the engine's tables) out
-    of the garbage collector's sight: a full collection then skips ~50,000 objects that
-    live as long as the process (``python -m bench.scale`` measures it)."""
+    """Move everything alive after start-up (modules, discord.py, the engine's tables, the
+    servers' caches) out of the garbage collector's sight: a full collection then skips
+    what lives as long as the process (``python -m bench.scale`` measures it)."""
     gc.collect()
     gc.freeze()
+    # Every interaction leaves cyclic garbage (discord.py's objects refer to each other),
+    # and what a hundred requests in flight hold outlives the young collections. With
+    # Python's thresholds (700, 10, 10) that piles up to ~20,000 objects between full
+    # collections, each a ~20 ms stall; full collections as soon as Python allows, with
+    # fewer young ones, keep every stall near 10 ms at the same CPU (python -m bench.lean
+    # --verbose). The second collection restarts Python's count of long-lived objects,
+    # which still held those just frozen.
+    gc.set_threshold(2000, 10, 1)
+    gc.collect()
+
+
+def freeze_when_ready(bot: commands.Bot) -> None:
+    """Freeze once, when every shard's servers are loaded (on a large bot, most objects)."""
+
+    async def on_ready() -> None:
+        bot.remove_listener(on_ready)
+        freeze_start_up_objects()
+
+    bot.add_listener(on_ready)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -321,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     discord.utils.setup_logging(level=level)
     if level > logging.DEBUG:  # a start that fails prints one line, ours: not "logging in"
         logging.getLogger("discord.client").setLevel(logging.WARNING)
-    freeze_start_up_objects()
+    freeze_when_ready(bot)
     try:
         bot.run(bot.settings.token, log_handler=None)
     except discord.LoginFailure:

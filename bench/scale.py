@@ -143,9 +143,11 @@ def start_up_collection() -> tuple[int, float, float]:
     bot.create_bot(env={"DISCORD_TOKEN": "not-used"})
     tracked = len(gc.get_objects())
     before = full_collection_ms()
+    thresholds = gc.get_threshold()
     bot.freeze_start_up_objects()
     after = full_collection_ms()
     gc.unfreeze()
+    gc.set_threshold(*thresholds)
     return tracked, before, after
 
 

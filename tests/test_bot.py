@@ -1,5 +1,6 @@
 """The wiring: settings, create_bot() and the command line."""
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
@@ -8,7 +9,7 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot import HOME, ConfigError, Settings, create_bot
+from bot import HOME, ConfigError, Settings, create_bot, freeze_when_ready
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,6 +55,24 @@ def test_create_bot_builds_without_connecting_and_asks_only_for_its_servers(monk
     assert isinstance(bot, commands.AutoShardedBot) and not bot.is_ready() and bot.store is None
     assert bot.intents == discord.Intents(guilds=True)
     assert bot._connection.max_messages is None
+
+
+async def test_once_ready_the_bot_freezes_what_lives_as_long_as_it_does(monkeypatch):
+    """At the first ready (every shard's servers loaded), and only then, the objects alive
+    leave the collector's sight, and full collections come often, each one small."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    bot = create_bot(env={"DATABASE_PATH": "unused.sqlite3"})
+    thresholds = gc.get_threshold()
+    freeze_when_ready(bot)
+    try:
+        assert gc.get_freeze_count() == 0
+        (on_ready,) = bot.extra_events["on_ready"]
+        await on_ready()  # as discord.py runs it when every shard is ready
+        assert gc.get_freeze_count() > 1000 and gc.get_threshold() == (2000, 10, 1)
+        assert not bot.extra_events.get("on_ready")  # not again at a reconnection
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 def run_cli(tmp_path, env_text: str, *args: str) -> subprocess.CompletedProcess:
