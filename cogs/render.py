@@ -63,24 +63,16 @@ def duration_text(seconds: float) -> str:
     return f"{minutes:g} minutes"
 
 
-def board_rows(board: Board) -> str:
-    """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
-    return _board_rows(board.code)
-
-
 @functools.cache  # one entry per position: a few thousand at most
-def _board_rows(code: int) -> str:
+def board_rows(code: int) -> str:
+    """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
     position = Board.from_code(code).position
     symbols = [MARK_EMOJI[Mark[c]] if c != "." else KEYCAPS[i] for i, c in enumerate(position)]
     return "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
 
 
-def winning_cells(board: Board) -> frozenset[int]:
-    return _winning_cells(board.code)
-
-
 @functools.cache
-def _winning_cells(code: int) -> frozenset[int]:
+def winning_cells(code: int) -> frozenset[int]:
     board = Board.from_code(code)
     winner = board.winner
     if winner is None:
@@ -175,7 +167,7 @@ def board_embed(turn: Turn) -> discord.Embed:
         status = f"{players_text(game)}\n{status_text(game)}"
     embed = discord.Embed(
         title=f"Tic-tac-toe: {title}",
-        description=f"{board_rows(game.board)}\n\n{status}",
+        description=f"{board_rows(game.board.code)}\n\n{status}",
         colour=COLOURS.get(game.result, NEUTRAL),
     )
     learned = lesson_text(turn)
@@ -203,10 +195,11 @@ def cell_click(custom_id: str) -> tuple[int, int, int] | None:
 class BoardView(discord.ui.View):
     """The 3×3 cell buttons of one board, as Discord's component JSON.
 
-    A board is drawn on every move, so this skips discord.ui's nine Button objects per board
-    (a quarter of the bot's CPU per move, measured by ``python -m bench.lean``): the buttons
-    of each position are built once, and only the custom ids change. Their clicks are routed
-    by :func:`cell_click`, not by discord.ui, which stores nothing for these views.
+    A board is drawn on every move, and discord.ui's nine Button objects per board (built
+    again from the message at each click, to dispatch it) were among the largest costs of
+    a move (``python -m bench.lean --profile``). Here the buttons of each position are built
+    once and only the custom ids change; clicks are routed by :func:`cell_click`, so
+    discord.ui stores nothing for these views.
     """
 
     def __init__(self, rows: list[dict]) -> None:
@@ -240,7 +233,7 @@ def _cell_buttons(code: int, finished: bool) -> tuple[dict, ...]:
     """Each cell's button but its custom id: a mark or its number, its colour, and whether
     it can be clicked (the cells of a winning line are green)."""
     board = Board.from_code(code)
-    wins = _winning_cells(code)
+    wins = winning_cells(code)
     buttons = []
     for cell in range(9):
         mark = board.cell(cell)
