@@ -34,10 +34,11 @@ from pathlib import Path
 import engine
 from bench import lean
 from bench.bot import percentile, play_server
+from bot import create_bot, freeze_start_up_objects
 from data import Store
 from engine import Board, Mark, Memory
 from gameflow import GameService
-from gameflow.memories import ServerMemories
+from gameflow.memories import HOT_KEPT, ServerMemories
 
 
 def rss_bytes() -> int:
@@ -57,19 +58,27 @@ def trained_memories(kinds: int = 8, games: int = 2000) -> list[Memory]:
     return memories
 
 
-def bytes_per_cached_server(servers: int) -> tuple[float, float]:
-    """RSS growth per server while a memory cache fills; and the mean lessons held."""
+def cached_servers(servers: int, hot_kept: int = HOT_KEPT) -> tuple[float, float, float]:
+    """A memory cache filled with ``servers`` servers (``hot_kept`` of them as Memory
+    objects): the RSS growth per server, the mean lessons held, and the time of a full
+    garbage collection with the cache full, after the start-up objects were frozen."""
     templates = trained_memories()
-    cache = ServerMemories(store=None, kept=servers)  # filled directly: no store needed
-    gc.collect()
+    thresholds = gc.get_threshold()
+    freeze_start_up_objects()
+    cache = ServerMemories(store=None, kept=servers, hot_kept=hot_kept)  # no store needed
     before = rss_bytes()
     for guild_id in range(servers):
         cache.replace(guild_id, templates[guild_id % len(templates)].copy(), version=0)
     gc.collect()
     grown = rss_bytes() - before
+    collection = full_collection_ms()
     lessons = statistics.mean(len(m) for m in templates)
     assert len(cache) == servers
-    return grown / servers, lessons
+    del cache
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+    gc.collect()
+    return grown / servers, lessons, collection
 
 
 def training_speed(opponent: str, games: int, repeats: int = 3) -> float:
@@ -137,14 +146,12 @@ def full_collection_ms(repeats: int = 5) -> float:
 
 def start_up_collection() -> tuple[int, float, float]:
     """A bot built as ``python bot.py`` builds it: its tracked objects, and a full
-    garbage collection's time before and after ``bot.freeze_start_up_objects``."""
-    import bot
-
-    bot.create_bot(env={"DISCORD_TOKEN": "not-used"})
+    garbage collection's time before and after ``freeze_start_up_objects``."""
+    create_bot(env={"DISCORD_TOKEN": "not-used"})
     tracked = len(gc.get_objects())
     before = full_collection_ms()
     thresholds = gc.get_threshold()
-    bot.freeze_start_up_objects()
+    freeze_start_up_objects()
     after = full_collection_ms()
     gc.unfreeze()
     gc.set_threshold(*thresholds)
@@ -269,9 +276,13 @@ def main(argv: list[str] | None = None) -> None:
     tracked, before, after = start_up_collection()
     print(f"full garbage collection of a started bot ({tracked:,} objects): {before:.1f} ms, "
           f"{after:.2f} ms after gc.freeze() (medians of 5)")  # fmt: skip
-    per_server, lessons = bytes_per_cached_server(args.servers)
+    per_server, lessons, collection = cached_servers(args.servers)
     print(f"RAM per cached server, {args.servers:,} servers of about {lessons:.0f} lessons: "
           f"{per_server:,.0f} bytes (target <= 1,024)")  # fmt: skip
+    _, _, all_objects = cached_servers(args.servers, hot_kept=args.servers)
+    print(f"a full garbage collection with them cached: {collection:.1f} ms ({HOT_KEPT:,} "
+          f"as Memory objects, the rest as bare tables); {all_objects:.1f} ms with every "
+          "one a Memory object (medians of 5)")  # fmt: skip
     for opponent in ("random", "self", "teacher"):
         games = args.games if opponent != "teacher" else args.games // 4
         rate = training_speed(opponent, games)

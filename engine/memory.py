@@ -72,6 +72,8 @@ OUTCOMES = (None, WIN, LOSS)
 VALUES = {WIN: WON, LOSS: LOST}
 _OUTCOME_OF = {WIN: WIN, LOSS: LOSS, WIN.value: WIN, LOSS.value: LOSS}
 TABLE_BYTES = (SLOTS + 3) // 4
+# how many of a table byte's four 2-bit slots hold a fact
+_FACTS_IN_BYTE = bytes(sum(1 for shift in (0, 2, 4, 6) if b >> shift & 3) for b in range(256))
 
 
 def read(table: bytearray, code: int) -> int:
@@ -122,6 +124,24 @@ class Memory:
         """The known outcome of the move that produced ``position``, in any orientation."""
         code = string_to_code(position)
         return OUTCOMES[read(self._table, code)] if code else None
+
+    @property
+    def table(self) -> bytearray:
+        """The facts as the 2-bit table itself, shared (see :meth:`over`)."""
+        return self._table
+
+    @classmethod
+    def over(cls, table: bytearray) -> Memory:
+        """A memory over another's :attr:`table`, shared, not copied: what is learned through
+        either is in both (their sizes are each counted as they learn). A cache can keep
+        bare tables, which Python's garbage collector does not track, and wrap one only when
+        it is used."""
+        if len(table) != TABLE_BYTES:
+            raise ValueError(f"a memory table is {TABLE_BYTES} bytes, not {len(table)}")
+        memory = cls.__new__(cls)
+        memory._table = table
+        memory._size = sum(table.translate(_FACTS_IN_BYTE))
+        return memory
 
     def copy(self) -> Memory:
         clone = Memory()

@@ -5,6 +5,12 @@ from a game, a reset, an import, a training's merge).
 A memory is a 191-byte table, so a cached server costs about half a kilobyte; the cache
 holds at most ``kept`` servers (``MEMORY_CACHE_SERVERS``) and reads any other one back
 from the store, which gives exactly the same memory.
+
+The servers used most recently are held as :class:`Memory` objects, the same one for every
+request; the others as their bare tables, which Python's garbage collector does not track
+(100,000 tracked memories would lengthen each of its full collections, and make them come
+with more garbage each: ``python -m bench.scale``). A table is wrapped again when its server
+is next used.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from data import Store
 from engine import LiveAnalysis, Mark, Memory, analyse
 
 MEMORIES_KEPT = 100_000  # about 50 MB
+HOT_KEPT = 1_000  # of them, as Memory objects
 
 # Live analyses kept, for the servers that taught the bot most recently. One costs tens
 # of KB (a count for every position of the bot's games) and its first count costs more
@@ -32,13 +39,17 @@ class ServerMemories:
         store: Store,
         *,
         kept: int = MEMORIES_KEPT,
+        hot_kept: int = HOT_KEPT,
         analyses_kept: int = ANALYSES_KEPT,
     ) -> None:
         if kept < 1:
             raise ValueError("the memory cache must hold at least 1 server")
         self.store = store
         self.kept = kept
-        self._memories: OrderedDict[int, Memory] = OrderedDict()  # least recently used first
+        self._hot_kept = max(1, min(hot_kept, kept))
+        # least recently used first: the last used as Memory objects, then as bare tables
+        self._memories: OrderedDict[int, Memory] = OrderedDict()
+        self._tables: OrderedDict[int, bytearray] = OrderedDict()
         # each cached memory's version in the store (see Store.memory_version): another
         # process's reset or import bumps it, and learning checks it
         self._versions: dict[int, int] = {}
@@ -49,13 +60,18 @@ class ServerMemories:
         self._analyses_kept = analyses_kept
 
     def __len__(self) -> int:
-        return len(self._memories)
+        return len(self._memories) + len(self._tables)
 
     async def get(self, guild_id: int) -> Memory:
         """This server's memory, for reading (choosing a move, stats, a preview)."""
         memory = self._memories.get(guild_id)
         if memory is not None:
             self._memories.move_to_end(guild_id)
+            return memory
+        table = self._tables.pop(guild_id, None)
+        if table is not None:
+            memory = Memory.over(table)
+            self._keep(guild_id, memory)
             return memory
         async with self._lock(guild_id):
             return await self._loaded(guild_id)
@@ -67,7 +83,8 @@ class ServerMemories:
 
     def cached(self, guild_id: int) -> Memory | None:
         """The memory held for a server, if it is held (for checks and tests)."""
-        return self._memories.get(guild_id)
+        table = self._tables.get(guild_id)
+        return Memory.over(table) if table is not None else self._memories.get(guild_id)
 
     @asynccontextmanager
     async def changing(self, guild_id: int) -> AsyncIterator[Memory]:
@@ -123,29 +140,48 @@ class ServerMemories:
     def replace(self, guild_id: int, memory: Memory, version: int) -> None:
         """Hold ``memory`` as the server's, at the store's ``version`` (inside
         :meth:`changing`, after it is stored)."""
-        self._keep(guild_id, memory, version)
+        self._tables.pop(guild_id, None)
+        self._keep(guild_id, memory)
+        self._set_version(guild_id, version)
 
     async def _loaded(self, guild_id: int) -> Memory:
         memory = self._memories.get(guild_id)
-        if memory is None:
+        if memory is not None:
+            return memory
+        table = self._tables.pop(guild_id, None)
+        if table is not None:
+            memory = Memory.over(table)
+        else:
             facts, version = await self.store.load_memory(guild_id)
             memory = Memory(facts)
-            self._keep(guild_id, memory, version)
+            self._set_version(guild_id, version)
+        self._keep(guild_id, memory)
         return memory
 
-    def _keep(self, guild_id: int, memory: Memory, version: int) -> None:
+    def _keep(self, guild_id: int, memory: Memory) -> None:
         self._memories[guild_id] = memory
         self._memories.move_to_end(guild_id)
+        while len(self._memories) > self._hot_kept:
+            # the least recently used that nobody is changing: one being changed stays
+            # this Memory object until it is done, so nobody wraps its table in another
+            cooled = next((g for g in self._memories if g not in self._locks), None)
+            if cooled is None:
+                break
+            self._tables[cooled] = self._memories.pop(cooled).table  # still cached
+        while len(self) > self.kept:
+            # the least recently used goes; if it is being changed right now, its lock
+            # still orders that change before anyone reads it back from the store
+            cache = self._tables or self._memories
+            evicted, _ = cache.popitem(last=False)
+            self._versions.pop(evicted, None)
+
+    def _set_version(self, guild_id: int, version: int) -> None:
         if version:
             self._versions[guild_id] = version
         else:
             self._versions.pop(guild_id, None)  # most servers: nothing to keep
-        while len(self._memories) > self.kept:
-            # the least recently used goes; if it is being changed right now, its lock
-            # still orders that change before anyone reads it back from the store
-            evicted, _ = self._memories.popitem(last=False)
-            self._versions.pop(evicted, None)
 
     def _forget(self, guild_id: int) -> None:
         self._memories.pop(guild_id, None)
+        self._tables.pop(guild_id, None)
         self._versions.pop(guild_id, None)

@@ -1,6 +1,7 @@
 """The per-server memory cache: bounded, least recently used first, and exact."""
 
 import asyncio
+import gc
 
 import pytest
 
@@ -55,3 +56,43 @@ async def test_a_change_to_an_evicted_server_is_seen_by_the_next_reader(store):
         await store.add_facts(1, facts, now=2.0)
     assert lessons and await reader == memory
     assert memories._locks == {}  # no lock is kept once nobody holds or awaits it
+
+
+async def test_beyond_the_last_used_servers_the_cache_keeps_bare_tables_out_of_gc(store):
+    """The most recently used servers are Memory objects; the rest of the cache holds their
+    tables, untracked by the garbage collector, and wraps one again, exactly, when used."""
+    games = [[0, 3, 1, 4, 2], [4, 0, 8, 2, 1, 6, 7], [0, 4, 1, 2, 8, 6], [0, 1, 3, 4, 6]]
+    expected = {g: await taught(store, g, [games[g - 1]]) for g in (1, 2, 3, 4)}
+    memories = ServerMemories(store, kept=4, hot_kept=2)
+    for guild_id in (1, 2, 3, 4):
+        await memories.get(guild_id)
+    assert len(memories) == 4 and list(memories._memories) == [3, 4]
+    assert list(memories._tables) == [1, 2]
+    assert not any(gc.is_tracked(table) for table in memories._tables.values())
+    table = memories._tables[1]
+    again = await memories.get(1)  # no store read: its own table, wrapped
+    assert again.table is table and again == expected[1] and len(again) == len(expected[1])
+    assert await memories.get(1) is again  # the same object while it is among the last used
+    assert list(memories._tables) == [2, 3]
+
+
+async def test_what_a_server_learns_stays_through_its_table_and_back(store):
+    memories = ServerMemories(store, kept=3, hot_kept=1)
+    async with memories.changing(1) as memory:
+        lessons = memory.learn([0, 3, 1, 4, 2])
+    await memories.get(2)  # server 1 is now a bare table
+    assert 1 in memories._tables
+    back = await memories.get(1)
+    assert back is not memory and back == memory and len(back) == len(lessons) > 0
+
+
+async def test_a_server_being_changed_stays_one_memory_object(store):
+    """Nobody may wrap a table in a second Memory while its change is under way."""
+    memories = ServerMemories(store, kept=5, hot_kept=1)
+    async with memories.changing(1) as memory:
+        for other in (2, 3, 4):
+            await memories.get(other)
+        assert memories._memories.get(1) is memory and 1 not in memories._tables
+        memory.learn([0, 3, 1, 4, 2])
+    await memories.get(5)  # once the change is done, it may cool like any other
+    assert 1 in memories._tables
