@@ -28,7 +28,7 @@ class OurMethod:
 
     def __init__(self) -> None:
         self.memory = Memory()
-        self._table = self.memory._table
+        self._table = self.memory.table
 
     def policy(self, code: int) -> int:
         return choose_code(self._table, code)
