@@ -182,3 +182,15 @@ def test_learning_is_idempotent():
 
 def test_free_cells_helper_is_consistent():
     assert EMPTIES[0] == tuple(range(9))
+
+
+def test_a_memory_over_another_s_table_shares_it_and_counts_its_facts():
+    memory = Memory()
+    memory.learn([0, 3, 1, 4, 2])
+    view = Memory.over(memory.table)
+    assert view == memory and len(view) == len(memory) > 0 and view.table is memory.table
+    lessons = view.learn([4, 0, 8, 2, 1, 6, 7])  # learned through one, known by the other
+    assert lessons and all(memory.outcome(lesson.after) is lesson.outcome for lesson in lessons)
+    assert len(Memory.over(memory.table)) == len(view)
+    with pytest.raises(ValueError, match="191 bytes"):
+        Memory.over(bytearray(10))
