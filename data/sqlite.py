@@ -6,7 +6,6 @@ program's lock holds past ``BUSY_TIMEOUT_MS`` fails fast with :class:`StoreBusyE
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -28,7 +27,6 @@ BUSY_TIMEOUT_MS = 2000
 class SQLiteDriver:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._write_lock = asyncio.Lock()  # one connection: transactions must not interleave
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = SYNCHRONOUS) -> SQLiteDriver:
@@ -77,21 +75,22 @@ class SQLiteDriver:
     async def write(
         self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int
     ) -> list:
-        async with self._write_lock:
-            try:
-                return await run_in_transaction(
-                    self._db, statements, require_row=guarded, rows_of=rows_of
-                )
-            except sqlite3.IntegrityError as error:
-                if "UNIQUE" not in str(error):
-                    raise
-                raise UniqueViolation(str(error)) from None
-            except sqlite3.OperationalError as error:
-                if _is_busy(error):
-                    raise StoreBusyError(
-                        "the database is busy (another program holds it); nothing was written"
-                    ) from None
+        # No lock: a transaction is one call in the connection's one thread, so two can
+        # never interleave, and they run in the order they were asked for.
+        try:
+            return await run_in_transaction(
+                self._db, statements, require_row=guarded, rows_of=rows_of
+            )
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
                 raise
+            raise UniqueViolation(str(error)) from None
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise StoreBusyError(
+                    "the database is busy (another program holds it); nothing was written"
+                ) from None
+            raise
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:
