@@ -415,3 +415,20 @@ def _transaction(
     if not own:
         conn.execute("COMMIT")
     return wanted
+
+
+async def run_transactions(db: aiosqlite.Connection, batch: list[tuple]) -> list:
+    """Several transactions, each ``(statements, require_row, rows_of)`` as for
+    :func:`run_in_transaction`, one after another in one trip to the connection's thread.
+    Each is whole or not at all; gives each one's ``(True, rows)`` or ``(False, error)``."""
+    return await db._execute(_transactions, db._conn, batch)
+
+
+def _transactions(conn: sqlite3.Connection, batch: list[tuple]) -> list[tuple[bool, object]]:
+    outcomes: list[tuple[bool, object]] = []
+    for statements, require_row, rows_of in batch:
+        try:
+            outcomes.append((True, _transaction(conn, statements, require_row, rows_of)))
+        except Exception as error:
+            outcomes.append((False, error))
+    return outcomes

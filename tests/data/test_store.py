@@ -1,3 +1,4 @@
+import asyncio
 import sqlite3
 
 import pytest
@@ -385,3 +386,22 @@ async def test_a_postgresql_database_from_a_newer_bot_is_refused():
 async def test_an_unreachable_postgresql_is_named_with_what_to_do():
     with pytest.raises(StoreOpenError, match=r"cannot connect to PostgreSQL.*DATABASE_URL"):
         await Store.connect("postgresql://nobody@127.0.0.1:1/none")
+
+
+async def test_writes_asked_for_at_once_each_land_or_fail_on_their_own(store):
+    """Many writes at once (SQLite sends them to its thread in one batch): each is whole
+    or not at all, and only the one computed from an old state is refused."""
+    games = [await store.start_game(1, 50 + i, 7, "O", [], now=1.0) for i in range(6)]
+    results = await asyncio.gather(
+        *(
+            store.record_moves(game.id, [8] if i == 3 else [], [4, 0], now=2.0)
+            for i, game in enumerate(games)
+        ),
+        store.start_game(1, 52, 7, "O", [], now=2.0),  # a second game in a busy channel
+        return_exceptions=True,
+    )
+    assert isinstance(results[3], StaleGameError)
+    assert isinstance(results[6], ChannelBusyError)
+    assert [r for i, r in enumerate(results) if i not in (3, 6)] == [None] * 5
+    running = {g.id: (await store.running_game(50 + i)).moves for i, g in enumerate(games)}
+    assert [running[g.id] for g in games] == [(4, 0)] * 3 + [()] + [(4, 0)] * 2
