@@ -395,19 +395,7 @@ def _transaction(
     if not own:  # one plain statement is its own transaction
         conn.execute("BEGIN IMMEDIATE")
     try:
-        wanted: list = []
-        for index, (sql, params) in enumerate(statements):
-            if isinstance(params, Rows):
-                conn.executemany(sql, params).close()
-                rows = []
-            else:
-                cursor = conn.execute(sql, params)
-                rows = cursor.fetchall()
-                cursor.close()  # a half-read cursor would keep the COMMIT from running
-            if index == 0 and require_row and not rows:
-                raise StaleGameError("the game changed since it was read; nothing was written")
-            if index == rows_of:
-                wanted = rows
+        wanted = _statements(conn, statements, require_row, rows_of)
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
@@ -417,18 +405,61 @@ def _transaction(
     return wanted
 
 
+def _statements(
+    conn: sqlite3.Connection,
+    statements: list[tuple[str, Sequence]],
+    require_row: bool,
+    rows_of: int,
+) -> list:
+    wanted: list = []
+    for index, (sql, params) in enumerate(statements):
+        if isinstance(params, Rows):
+            conn.executemany(sql, params).close()
+            rows = []
+        else:
+            cursor = conn.execute(sql, params)
+            rows = cursor.fetchall()
+            cursor.close()  # a half-read cursor would keep the COMMIT from running
+        if index == 0 and require_row and not rows:
+            raise StaleGameError("the game changed since it was read; nothing was written")
+        if index == rows_of:
+            wanted = rows
+    return wanted
+
+
 async def run_transactions(db: aiosqlite.Connection, batch: list[tuple]) -> list:
     """Several transactions, each ``(statements, require_row, rows_of)`` as for
-    :func:`run_in_transaction`, one after another in one trip to the connection's thread.
-    Each is whole or not at all; gives each one's ``(True, rows)`` or ``(False, error)``."""
+    :func:`run_in_transaction`, in one trip to the connection's thread and one commit.
+    Each is whole or not at all (a savepoint of its own); gives each one's
+    ``(True, rows)`` or ``(False, error)``."""
     return await db._execute(_transactions, db._conn, batch)
 
 
 def _transactions(conn: sqlite3.Connection, batch: list[tuple]) -> list[tuple[bool, object]]:
-    outcomes: list[tuple[bool, object]] = []
-    for statements, require_row, rows_of in batch:
+    if len(batch) == 1:
         try:
-            outcomes.append((True, _transaction(conn, statements, require_row, rows_of)))
+            return [(True, _transaction(conn, *batch[0]))]
         except Exception as error:
-            outcomes.append((False, error))
+            return [(False, error)]
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except Exception as error:  # busy: none of them can run
+        return [(False, error)] * len(batch)
+    outcomes: list[tuple[bool, object]] = []
+    try:
+        for statements, require_row, rows_of in batch:
+            conn.execute("SAVEPOINT asked")
+            try:
+                outcomes.append((True, _statements(conn, statements, require_row, rows_of)))
+            except Exception as error:
+                if not conn.in_transaction:  # SQLite undid the whole batch: tell them all
+                    raise
+                conn.execute("ROLLBACK TO asked")
+                outcomes.append((False, error))
+            conn.execute("RELEASE asked")
+        conn.execute("COMMIT")
+    except Exception as error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        return [(False, error)] * len(batch)
     return outcomes
