@@ -1,5 +1,6 @@
 import asyncio
 import sqlite3
+import time
 
 import pytest
 
@@ -14,6 +15,7 @@ from data import (
     StoreBusyError,
     StoreOpenError,
 )
+from data.sqlite import BUSY_TIMEOUT_MS
 from tests.conftest import postgres_schema
 
 
@@ -193,6 +195,33 @@ async def test_a_write_behind_another_programs_lock_fails_fast_and_changes_nothi
     assert (await store.running_game(2)).moves == ()
     await store.record_moves(game.id, [], [4, 0], now=3.0)  # and works once it is free
     await store.close()
+
+
+async def test_writes_asked_for_at_once_behind_a_lock_all_fail_fast(tmp_path):
+    """A batch waits for the lock once, not once per write, and each asker is told."""
+    path = tmp_path / "locked.sqlite3"
+    store = await Store.open(path)
+    try:
+        games = [await store.start_game(1, 10 + i, 3, "O", [], now=1.0) for i in range(3)]
+        await store.record_moves(games[0].id, [], [4, 0], now=1.5)  # before the lock
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            started = time.monotonic()
+            results = await asyncio.gather(
+                *(store.record_moves(g.id, [], [8, 0], now=2.0) for g in games[1:]),
+                return_exceptions=True,
+            )
+            waited = time.monotonic() - started
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert all(isinstance(r, StoreBusyError) for r in results)
+        assert waited < 2 * BUSY_TIMEOUT_MS / 1000  # one wait for the lock, not one each
+        moves = [(await store.running_game(10 + i)).moves for i in range(3)]
+        assert moves == [(4, 0), (), ()]
+    finally:
+        await store.close()  # its thread would keep the test run from ending
 
 
 @pytest.mark.parametrize(
