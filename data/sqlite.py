@@ -1,6 +1,7 @@
 """The SQLite driver: one aiosqlite connection in WAL mode, and the schema's migrations.
 
-Every write is one transaction on the one connection, in turn; a write that another
+Every write is one transaction on the one connection, in turn (those asked for together
+share one trip to its thread and one commit, each in a savepoint); a write that another
 program's lock holds past ``BUSY_TIMEOUT_MS`` fails fast with :class:`StoreBusyError`.
 """
 
