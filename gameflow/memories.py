@@ -64,14 +64,8 @@ class ServerMemories:
 
     async def get(self, guild_id: int) -> Memory:
         """This server's memory, for reading (choosing a move, stats, a preview)."""
-        memory = self._memories.get(guild_id)
+        memory = self._held(guild_id)
         if memory is not None:
-            self._memories.move_to_end(guild_id)
-            return memory
-        table = self._tables.pop(guild_id, None)
-        if table is not None:
-            memory = Memory.over(table)
-            self._keep(guild_id, memory)
             return memory
         async with self._lock(guild_id):
             return await self._loaded(guild_id)
@@ -144,18 +138,27 @@ class ServerMemories:
         self._keep(guild_id, memory)
         self._set_version(guild_id, version)
 
-    async def _loaded(self, guild_id: int) -> Memory:
+    def _held(self, guild_id: int) -> Memory | None:
+        """The cached memory, now the most recently used (a bare table is wrapped again);
+        ``None`` if it must be read from the store."""
         memory = self._memories.get(guild_id)
         if memory is not None:
+            self._memories.move_to_end(guild_id)
             return memory
         table = self._tables.pop(guild_id, None)
-        if table is not None:
-            memory = Memory.over(table)
-        else:
+        if table is None:
+            return None
+        memory = Memory.over(table)
+        self._keep(guild_id, memory)
+        return memory
+
+    async def _loaded(self, guild_id: int) -> Memory:
+        memory = self._held(guild_id)
+        if memory is None:
             facts, version = await self.store.load_memory(guild_id)
             memory = Memory(facts)
             self._set_version(guild_id, version)
-        self._keep(guild_id, memory)
+            self._keep(guild_id, memory)
         return memory
 
     def _keep(self, guild_id: int, memory: Memory) -> None:
