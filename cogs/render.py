@@ -9,7 +9,7 @@ import re
 import discord
 
 from engine import LOSS, WIN, Board, Lesson, Mark
-from engine.rules import LINES
+from engine.tictactoe import LINES
 from gameflow import (
     PLAYED_OUT,
     BrainFigures,

@@ -1,19 +1,10 @@
-"""A friendly board object over the integer tables, in the spirit of ``chess.Board``."""
+"""A friendly board object over a game's integer codes, in the spirit of ``chess.Board``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .rules import (
-    EMPTIES,
-    POW3,
-    WINNER,
-    Mark,
-    code_to_string,
-    digits,
-    string_to_code,
-    to_move,
-)
+from .games import Game, Mark, get_game
 
 
 class IllegalMoveError(ValueError):
@@ -21,30 +12,34 @@ class IllegalMoveError(ValueError):
 
 
 class Board:
-    """A position and the moves that led to it.
+    """A position of one game and the moves that led to it.
 
     >>> board = Board()
     >>> board.push(4); board.push(0)
     >>> board.position
     'O...X....'
+    >>> Board.from_moves([1, 1, 2], game="connect4").position
+    '.........O...XX.'
     """
 
-    __slots__ = ("_code", "_stack")
+    __slots__ = ("_code", "_stack", "game")
 
-    def __init__(self, position: str = ".........") -> None:
-        self._code = string_to_code(position)
-        self._stack: list[int] = []  # moves pushed on this object, for pop()
+    def __init__(self, position: str | None = None, *, game: str | Game = "tictactoe") -> None:
+        self.game = get_game(game)
+        self._code = self.game.empty if position is None else self.game.parse(position)
+        self._stack: list[tuple[int, int]] = []  # (move, code before) pushed here, for pop()
 
     @classmethod
-    def from_moves(cls, moves: Iterable[int]) -> Board:
-        board = cls.from_code(0)  # the empty board, without parsing its string
-        for cell in moves:
-            board.push(cell)
+    def from_moves(cls, moves: Iterable[int], *, game: str | Game = "tictactoe") -> Board:
+        board = cls(game=game)
+        for move in moves:
+            board.push(move)
         return board
 
     @classmethod
-    def from_code(cls, code: int) -> Board:
+    def from_code(cls, code: int, *, game: str | Game = "tictactoe") -> Board:
         board = cls.__new__(cls)
+        board.game = get_game(game)
         board._code = code
         board._stack = []
         return board
@@ -52,73 +47,76 @@ class Board:
     # --- reading the position -------------------------------------------------
     @property
     def code(self) -> int:
-        """The base-3 number of the position (seed 000)."""
+        """The position's number in its game (tic-tac-toe: base 3, seed 000)."""
         return self._code
 
     @property
     def position(self) -> str:
-        return code_to_string(self._code)
+        return self.game.spell(self._code)
 
     @property
     def moves(self) -> tuple[int, ...]:
-        return tuple(self._stack)
+        return tuple(move for move, _ in self._stack)
 
     @property
     def turn(self) -> Mark:
-        return to_move(self._code)
+        return Mark(self.game.turn(self._code))
 
     def cell(self, index: int) -> Mark | None:
-        value = digits(self._code)[index]
+        """The mark on a cell (row by row from the top), or ``None``."""
+        value = self.game.cells(self._code)[index]
         return Mark(value) if value else None
 
     @property
     def legal_moves(self) -> tuple[int, ...]:
-        return () if self.is_game_over() else EMPTIES[self._code]
+        moves = self.game.moves(self._code)
+        return () if moves is None else tuple(move for move, _, _ in moves)
 
     @property
     def winner(self) -> Mark | None:
-        won = WINNER[self._code]
+        if not self.is_game_over():
+            return None
+        won = self.game.winner(self._code)
         return Mark(won) if won else None
 
     def is_draw(self) -> bool:
-        return not WINNER[self._code] and not EMPTIES[self._code]
+        return self.is_game_over() and not self.game.winner(self._code)
 
     def is_game_over(self) -> bool:
-        return bool(WINNER[self._code]) or not EMPTIES[self._code]
+        return self.game.moves(self._code) is None
 
     # --- changing it ----------------------------------------------------------
-    def push(self, cell: int) -> None:
-        if self.is_game_over():
-            raise IllegalMoveError("the game is over")
-        if not isinstance(cell, int) or not 0 <= cell <= 8:
-            raise IllegalMoveError(f"cell must be 0..8, got {cell!r}")
-        if cell not in EMPTIES[self._code]:
-            raise IllegalMoveError(f"cell {cell} is taken")
-        self._code += self.turn * POW3[cell]
-        self._stack.append(cell)
+    def push(self, move: int) -> None:
+        try:
+            code = self.game.play(self._code, move)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        self._stack.append((move, self._code))
+        self._code = code
 
     def pop(self) -> int:
-        cell = self._stack.pop()
-        self._code -= (self.turn.other) * POW3[cell]
-        return cell
+        move, self._code = self._stack.pop()
+        return move
 
     def copy(self) -> Board:
-        board = Board.from_code(self._code)
+        board = Board.from_code(self._code, game=self.game)
         board._stack = list(self._stack)
         return board
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and other._code == self._code
+        return isinstance(other, Board) and other.game is self.game and other._code == self._code
 
     def __hash__(self) -> int:
         return hash(self._code)
 
     def __repr__(self) -> str:
-        return f"Board({self.position!r})"
+        if self.game.name == "tictactoe":
+            return f"Board({self.position!r})"
+        return f"Board({self.position!r}, game={self.game.name!r})"
 
     def __str__(self) -> str:
-        p = self.position
-        return "\n".join(p[i : i + 3] for i in (0, 3, 6))
+        p, w = self.position, self.game.width
+        return "\n".join(p[i : i + w] for i in range(0, len(p), w))
 
 
 __all__ = ["Board", "IllegalMoveError"]

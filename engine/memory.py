@@ -2,7 +2,8 @@
 
 A fact says, for the position right after a move, that the move is a proven WIN or a
 proven LOSS for the player who made it. Facts are kept per position up to symmetry, so
-one lesson covers all 8 orientations, and one memory serves X and O alike.
+one lesson covers every orientation (tic-tac-toe's 8, Connect Four's mirror), and one
+memory serves X and O alike. A memory is of one game (:mod:`engine.games`).
 
 Learning walks the played path backwards and applies three sound rules (issue 2):
 
@@ -16,22 +17,13 @@ Every fact therefore holds under perfect play; nothing is ever guessed or overwr
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from .rules import (
-    EMPTIES,
-    MOVES,
-    SLOT,
-    SLOT_CODES,
-    SLOTS,
-    WINNER,
-    Mark,
-    code_to_string,
-    last_mover,
-    replay,
-    string_to_code,
-)
+from .games import Game, Mark, get_game
+from .tables import DenseTable, SparseTable, sparse_typecode
+
+Table = DenseTable | SparseTable
 
 
 class Outcome(enum.Enum):
@@ -58,43 +50,50 @@ class Lesson:
     """A fact learned from a game, told in the game's own orientation."""
 
     ply: int  # 0-based index of the move in the game
-    cell: int  # 0..8, the move the fact is about
+    cell: int  # the move the fact is about: a cell 0..8, a column 0..W-1
     player: Mark  # who made that move
     outcome: Outcome
     before: str  # the position the move was played in
     after: str  # the position right after it (what the memory stores, up to symmetry)
 
+    @property
+    def move(self) -> int:
+        return self.cell
 
-# A memory is 2 bits per slot (see rules.SLOT): 0 unknown, 1 a WIN, 2 a LOSS. The whole
-# of what a server knows fits in 191 bytes.
+
+# A table holds per key 0 unknown, 1 a WIN, 2 a LOSS (engine.tables).
 UNKNOWN, WON, LOST = 0, 1, 2
 OUTCOMES = (None, WIN, LOSS)
 VALUES = {WIN: WON, LOSS: LOST}
 _OUTCOME_OF = {WIN: WIN, LOSS: LOSS, WIN.value: WIN, LOSS.value: LOSS}
-TABLE_BYTES = (SLOTS + 3) // 4
-# how many of a table byte's four 2-bit slots hold a fact
-_FACTS_IN_BYTE = bytes(sum(1 for shift in (0, 2, 4, 6) if b >> shift & 3) for b in range(256))
 
 
-def read(table: bytearray, code: int) -> int:
-    """The 2-bit value a table holds for ``code`` (any orientation, any legal code)."""
-    slot = SLOT[code]
-    return table[slot >> 2] >> ((slot & 3) << 1) & 3
-
-
-def _write(table: bytearray, code: int, value: int) -> None:
-    slot = SLOT[code]
-    table[slot >> 2] |= value << ((slot & 3) << 1)
+def new_table(game: Game, data=None) -> Table:
+    """An empty table for ``game``'s memory, or one over ``data`` (shared, not copied)."""
+    if game.slots is not None:
+        return DenseTable(game.slots, data)
+    return SparseTable(sparse_typecode(game.code_bits), data)
 
 
 class Memory:
-    """A set of proven facts about positions up to symmetry, as a 2-bit table."""
+    """A set of proven facts about one game's positions up to symmetry.
 
-    __slots__ = ("_size", "_table")
+    ``Memory()`` is tic-tac-toe's; ``Memory(game="connect4")`` (or ``"connect4-5x4"``)
+    Connect Four's.
+    """
 
-    def __init__(self, facts: Iterable[Fact | tuple[str, Outcome | str]] = ()) -> None:
-        self._table = bytearray(TABLE_BYTES)
+    __slots__ = ("_changes", "_size", "_table", "game")
+
+    def __init__(
+        self,
+        facts: Iterable[Fact | tuple[str, Outcome | str]] = (),
+        *,
+        game: str | Game = "tictactoe",
+    ) -> None:
+        self.game = get_game(game)
+        self._table = new_table(self.game)
         self._size = 0
+        self._changes = 0
         for fact in facts:
             if isinstance(fact, Fact):
                 self.add(fact.position, fact.outcome)
@@ -107,46 +106,68 @@ class Memory:
 
     def __iter__(self) -> Iterator[Fact]:
         """The facts in a stable order, each in its canonical orientation."""
-        table = self._table
-        for code in SLOT_CODES:
-            value = read(table, code)
-            if value:
-                yield Fact(code_to_string(code), OUTCOMES[value])
+        game = self.game
+        keys = game.keys() if game.slots is not None else None
+        for key, value in self._table.items(keys):
+            yield Fact(game.spell(game.key_code(key)), OUTCOMES[value])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Memory) and other._table == self._table
+        return (
+            isinstance(other, Memory)
+            and other.game is self.game
+            and other._table.data == self._table.data
+        )
 
     def __repr__(self) -> str:
         wins = sum(fact.outcome is WIN for fact in self)
-        return f"<Memory {len(self)} facts: {wins} wins, {len(self) - wins} losses>"
+        losses = len(self) - wins
+        return f"<Memory of {self.game.name}, {len(self)} facts: {wins} wins, {losses} losses>"
 
     def outcome(self, position: str) -> Outcome | None:
         """The known outcome of the move that produced ``position``, in any orientation."""
-        code = string_to_code(position)
-        return OUTCOMES[read(self._table, code)] if code else None
+        code = self.game.parse(position)
+        return OUTCOMES[self._table.get(self.game.key(code))] if code != self.game.empty else None
 
     @property
-    def table(self) -> bytearray:
-        """The facts as the 2-bit table itself, shared (see :meth:`over`)."""
-        return self._table
+    def known(self) -> Callable[[int], int]:
+        """The lookup of the hot paths: a key's value, 0 unknown, 1 WON, 2 LOST."""
+        return self._table.get
+
+    @property
+    def changes(self) -> int:
+        """How many times this object's facts have changed: a version for caches (a memory
+        over a shared table counts only what goes through it)."""
+        return self._changes
+
+    @property
+    def table(self):
+        """The facts' flat buffer itself, shared (see :meth:`over`)."""
+        return self._table.data
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes its facts take."""
+        return self._table.nbytes
 
     @classmethod
-    def over(cls, table: bytearray) -> Memory:
+    def over(cls, table, game: str | Game = "tictactoe") -> Memory:
         """A memory over another's :attr:`table`, shared, not copied: what is learned through
         either is in both (their sizes are each counted as they learn). A cache can keep
         bare tables, which Python's garbage collector does not track, and wrap one only when
         it is used."""
-        if len(table) != TABLE_BYTES:
-            raise ValueError(f"a memory table is {TABLE_BYTES} bytes, not {len(table)}")
         memory = cls.__new__(cls)
-        memory._table = table
-        memory._size = sum(table.translate(_FACTS_IN_BYTE))
+        memory.game = get_game(game)
+        memory._table = new_table(memory.game, table)
+        memory._size = memory._table.count()
+        memory._changes = 0
         return memory
 
     def copy(self) -> Memory:
-        clone = Memory()
-        clone._table = bytearray(self._table)
+        clone = Memory.__new__(Memory)
+        clone.game = self.game
+        clone._table = self._table.copy()
         clone._size = self._size
+        clone._changes = 0
         return clone
 
     # --- writing ------------------------------------------------------------------
@@ -156,56 +177,75 @@ class Memory:
         Returns whether it was new. Raises ``ValueError`` for an illegal position, an
         unknown outcome, a fact the rules contradict, or one that contradicts a known fact.
         """
-        code = string_to_code(position)
+        return self.add_code(self.game.parse(position), outcome, position)
+
+    def add_code(self, code: int, outcome: Outcome | str, position: str) -> bool:
+        """:meth:`add` for a position already parsed into ``code``."""
+        game = self.game
         # a stored "win" or "loss" is one lookup; anything else gets Outcome's own error
         outcome = (_OUTCOME_OF.get(outcome) if isinstance(outcome, str) else None) or Outcome(
             outcome
         )
-        if code == 0:
+        if code == game.empty:
             raise ValueError("the empty board comes after no move, so it has no outcome")
-        if WINNER[code] and outcome is not WIN:
-            raise ValueError(
-                f"position {position!r} completes a line, so it is a win for its mover"
-            )
-        if not WINNER[code] and not EMPTIES[code]:
-            raise ValueError(f"position {position!r} is a finished draw, neither a win nor a loss")
-        known = OUTCOMES[read(self._table, code)]
+        if game.moves(code) is None:
+            if not game.winner(code):
+                raise ValueError(
+                    f"position {position!r} is a finished draw, neither a win nor a loss"
+                )
+            if outcome is not WIN:
+                raise ValueError(
+                    f"position {position!r} completes a line, so it is a win for its mover"
+                )
+        key = game.key(code)
+        known = OUTCOMES[self._table.get(key)]
         if known is not None and known is not outcome:
             raise ValueError(f"position {position!r} is already known as a {known.value}")
         if known is None:
-            _write(self._table, code, VALUES[outcome])
+            self._table.set(key, VALUES[outcome])
             self._size += 1
+            self._changes += 1
         return known is None
 
+    def record(self, key: int, value: int) -> None:
+        """Record a value for a key known to be unknown and proven (training's merge)."""
+        self._table.set(key, value)
+        self._size += 1
+        self._changes += 1
+
     def clear(self) -> None:
-        self._table[:] = bytes(TABLE_BYTES)  # in place: policies may hold the table
+        self._table.clear()  # in place: policies may hold the table
         self._size = 0
+        self._changes += 1
 
     def learn(self, moves: Iterable[int]) -> list[Lesson]:
-        """Learn from one finished game (cells 0..8 in play order, X first).
+        """Learn from one finished game (moves in play order, X first: cells 0..8, or
+        columns 0..W-1).
 
         Returns the new facts, last move first. Raises ``ValueError`` (and learns
         nothing) if the moves are not a legal, finished game.
         """
         moves = list(moves)
-        codes = replay(moves)
-        if not codes or not (WINNER[codes[-1]] or not EMPTIES[codes[-1]]):
+        game = self.game
+        codes = game.replay(moves)
+        if not codes or game.moves(codes[-1]) is not None:
             raise ValueError("only a finished game can be learned from")
         lessons = []
         table = self._table
         for ply in range(len(codes) - 1, -1, -1):
-            outcome = infer(table, codes[ply])
+            outcome = infer(game, table, codes[ply])
             if outcome is not None:
                 self._size += 1
-                before = codes[ply - 1] if ply else 0
+                self._changes += 1
+                before = codes[ply - 1] if ply else game.empty
                 lessons.append(
                     Lesson(
                         ply,
                         moves[ply],
-                        last_mover(codes[ply]),
+                        game.last_mover(codes[ply]),
                         outcome,
-                        code_to_string(before),
-                        code_to_string(codes[ply]),
+                        game.spell(before),
+                        game.spell(codes[ply]),
                     )
                 )
         return lessons
@@ -214,44 +254,43 @@ class Memory:
 def learn_path(memory: Memory, codes: list[int]) -> int:
     """Learn from a finished game given as its position codes; return how many facts are new.
 
-    The fast path of training: no Lesson objects, no validation.
+    The fast path of benchmarks: no Lesson objects, no validation.
     """
-    table = memory._table
-    new = sum(infer(table, code) is not None for code in reversed(codes))
+    game, table = memory.game, memory._table
+    new = sum(infer(game, table, code) is not None for code in reversed(codes))
     memory._size += new
+    memory._changes += new
     return new
 
 
-def infer(table: bytearray, code: int) -> Outcome | None:
+def infer(game: Game, table: Table, code: int) -> Outcome | None:
     """Record and return a newly provable fact about ``code``, or ``None``; the caller
     counts it. The hot path of learning: it works on codes and the raw table."""
-    slot = SLOT[code]
-    byte, shift = slot >> 2, (slot & 3) << 1
-    if table[byte] >> shift & 3:
+    key = game.key(code)
+    if table.get(key):
         return None
-    outcome = prove(table, code)
+    outcome = prove(game, table.get, code)
     if outcome is not None:
-        table[byte] |= VALUES[outcome] << shift
+        table.set(key, VALUES[outcome])
     return outcome
 
 
-def prove(table: bytearray, code: int) -> Outcome | None:
-    """What the three rules prove about the move that produced ``code``, from ``table``.
+def prove(game: Game, known, code: int) -> Outcome | None:
+    """What the three rules prove about the move that produced ``code``, from ``known``
+    (a key's value: 1 WON, 2 LOST, anything else unknown).
 
     Each rule looks only at ``code`` and the positions one move later, so a table in which
     every fact proves itself this way is true by induction from the finished games: the
     whole check of an imported memory, with no search.
     """
-    if WINNER[code]:
-        return WIN
-    replies = MOVES[code]
+    replies = game.moves(code)
     if replies is None:
-        return None  # a draw proves nothing
+        return WIN if game.winner(code) else None  # a draw proves nothing
     all_lose = True
-    for _cell, _child, byte, shift in replies:
-        known = table[byte] >> shift & 3
-        if known == WON:
+    for _move, _child, key in replies:
+        value = known(key)
+        if value == WON:
             return LOSS
-        if known != LOST:
+        if value != LOST:
             all_lose = False
     return WIN if all_lose else None

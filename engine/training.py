@@ -2,13 +2,15 @@
 
 Opponents:
 
-* ``"random"``: seed 001's "artificially stupid" player, uniform over free cells;
+* ``"random"``: seed 001's "artificially stupid" player, uniform over the legal moves;
 * ``"self"``: the bot against itself through the same memory, each move random with
   probability ``explore`` so that a deterministic policy does not replay one game forever;
 * ``"teacher"``: plays, whenever one exists, a line that beats the bot's current policy
-  (the lowest such cell), and a random move otherwise. It chooses only its own moves;
-  the bot still plays from its memory alone;
-* any callable taking a :class:`Board` and returning a cell 0..8.
+  (the first such move in the naive order), and a random move otherwise. It chooses
+  only its own moves; the bot still plays from its memory alone;
+* any callable taking a :class:`Board` and returning a legal move.
+
+Every game of the engine trains the same way (:mod:`engine.games`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from typing import Literal
 
 from .analysis import _line_counter
 from .board import Board
-from .memory import Memory, learn_path
-from .policy import choose_code
-from .rules import EMPTIES, POW3, WINNER, Mark
+from .games import Game, Mark
+from .memory import VALUES, Memory, prove
+from .policy import choose_child
 
 Opponent = Literal["random", "self", "teacher"] | Callable[[Board], int]
 Role = Mark | Literal["both"]
@@ -55,66 +57,81 @@ def train(
     progress: Progress | None = None,
     progress_every: int | None = None,
 ) -> TrainingReport:
-    """Play ``games`` games, the bot as ``role`` (alternating X and O for ``"both"``)."""
+    """Play ``games`` games, the bot as ``role`` (alternating X and O for ``"both"``);
+    ``memory`` learns from each as it ends."""
     if not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a whole number of at least 0, got {games!r}")
     if role not in (Mark.X, Mark.O, "both"):
         raise ValueError(f"role must be Mark.X, Mark.O or 'both', got {role!r}")
+    game = memory.game
+    moves_of = game.moves
     rng = random.Random(seed)
     rand = rng.random
-    table = memory._table
+    # While it trains, the facts are also a dict: a lookup is one call in C, in any game.
+    # What a game teaches is added to both at its end.
+    known = dict(memory._table.items(game.keys() if game.slots is not None else None))
+    get = known.get
 
-    def random_move(code: int) -> int:
-        free = EMPTIES[code]
-        return free[int(rand() * len(free))]
+    def random_move(code: int, moves) -> int:
+        return moves[int(rand() * len(moves))]
+
+    def bot_move(code: int, moves):
+        return choose_child(game, get, code)
 
     if opponent == "random":
         opponent_move = random_move
     elif opponent == "self":
 
-        def opponent_move(code: int) -> int:
-            return random_move(code) if rand() < explore else choose_code(table, code)
+        def opponent_move(code: int, moves):
+            return random_move(code, moves) if rand() < explore else bot_move(code, moves)
 
+        bot_move = opponent_move
     elif opponent == "teacher":
-        opponent_move = _teacher(memory, random_move)
+        opponent_move = _teacher(game, get, lambda: len(known), random_move)
 
     elif callable(opponent):
 
-        def opponent_move(code: int) -> int:
-            cell = opponent(Board.from_code(code))
-            if cell not in EMPTIES[code]:
-                raise ValueError(f"opponent played {cell!r}, which is not a free cell")
-            return cell
+        def opponent_move(code: int, moves):
+            move = opponent(Board.from_code(code, game=game))
+            for legal in moves:
+                if legal[0] == move and type(move) is int:
+                    return legal
+            raise ValueError(f"opponent played {move!r}, which is not a free {game.move_word}")
 
     else:
         raise ValueError(
             f"opponent must be 'random', 'self', 'teacher' or a callable, got {opponent!r}"
         )
 
-    bot_move = opponent_move if opponent == "self" else (lambda code: choose_code(table, code))
     every = progress_every or max(1, games // 100)
     before = len(memory)
     wins = losses = 0
     started = time.perf_counter()
-    for game in range(games):
-        bot = int(role) if role != "both" else (1 if game % 2 == 0 else 2)
-        code = 0
+    for played in range(games):
+        bot = int(role) if role != "both" else (1 if played % 2 == 0 else 2)
+        code = game.empty
+        mark = 1
         path = []
-        while True:
-            free = EMPTIES[code]
-            mark = 1 if len(free) % 2 else 2
-            code += mark * POW3[bot_move(code) if mark == bot else opponent_move(code)]
-            path.append(code)
-            if WINNER[code] or len(free) == 1:
-                break
-        won = WINNER[code]
-        learn_path(memory, path)
+        moves = moves_of(code)
+        while moves is not None:
+            move = bot_move(code, moves) if mark == bot else opponent_move(code, moves)
+            code = move[1]
+            path.append(move)
+            mark = 3 - mark
+            moves = moves_of(code)
+        for _move, child, key in reversed(path):  # learn, last move first
+            if get(key) is None:
+                outcome = prove(game, get, child)
+                if outcome is not None:
+                    known[key] = value = VALUES[outcome]
+                    memory.record(key, value)
+        won = game.winner(code)
         if won == bot:
             wins += 1
         elif won:
             losses += 1
-        if progress is not None and ((game + 1) % every == 0 or game + 1 == games):
-            progress(game + 1, games)
+        if progress is not None and ((played + 1) % every == 0 or played + 1 == games):
+            progress(played + 1, games)
     return TrainingReport(
         games,
         wins,
@@ -125,30 +142,32 @@ def train(
     )
 
 
-def _teacher(memory: Memory, fallback: Callable[[int], int]) -> Callable[[int], int]:
+def _teacher(
+    game: Game,
+    known: Callable[[int], int | None],
+    version: Callable[[], int],
+    fallback: Callable,
+) -> Callable:
     """The worst-case opponent: a winning line against the bot's current policy if any.
 
-    The search is memoised per position and kept while the memory is unchanged (facts are
+    The search is memoised per position and kept while the facts are unchanged (they are
     only ever added, so their count is a version); once the bot is unbeatable, each move
     costs a lookup.
     """
-    counters: dict[Mark, Callable[[int], int]] = {}
-    version = [-1]
+    counters: dict[int, Callable[[int], int]] = {}
+    seen = [-1]
 
-    table = memory._table
-
-    def move(code: int) -> int:
-        bot = Mark(3 - (1 if len(EMPTIES[code]) % 2 else 2))  # the side not to move
-        if version[0] != len(memory):
+    def move(code: int, moves):
+        bot = 3 - game.turn(code)  # the side not to move
+        if seen[0] != version():
             counters.clear()
-            version[0] = len(memory)
+            seen[0] = version()
         lines = counters.get(bot)
         if lines is None:
-            lines = counters[bot] = _line_counter(table, bot)
-        me = 3 - int(bot)
-        for cell in EMPTIES[code]:
-            if lines(code + me * POW3[cell]):
-                return cell
-        return fallback(code)
+            lines = counters[bot] = _line_counter(game, known, Mark(bot))
+        for legal in moves:
+            if lines(legal[1]):
+                return legal
+        return fallback(code, moves)
 
     return move

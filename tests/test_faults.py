@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from cogs.render import COLOURS
-from engine.rules import replay
+from engine.tictactoe import replay
 from tests.fakediscord import (
     RESPONSE_DEADLINE,
     FakeDiscord,

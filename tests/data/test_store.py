@@ -289,7 +289,7 @@ async def test_the_learning_curve_is_bounded_and_keeps_its_ends(store):
 
 
 def distinct_positions():
-    from engine.rules import CANON, EMPTIES, WINNER, code_to_string
+    from engine.tictactoe import CANON, EMPTIES, WINNER, code_to_string
 
     for code in sorted(set(CANON)):
         if code > 0 and EMPTIES[code] and not WINNER[code]:

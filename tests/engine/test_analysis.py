@@ -45,7 +45,7 @@ def test_an_empty_memory_is_beatable_in_both_roles():
 def test_winning_replies_are_exactly_the_moves_that_keep_a_forced_win():
     memory = Memory()
     engine.train(memory, 40, seed=9)
-    policy = lambda code: engine.policy.choose_code(memory._table, code)  # noqa: E731
+    policy = lambda code: engine.policy.choose_code(memory, code)  # noqa: E731
     replies = engine.winning_replies(policy, Mark.O, Board().code)
     assert replies  # a young bot playing O can be beaten
     for cell in range(9):

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import LOSS, WIN, Board, Mark, Memory
-from engine.rules import EMPTIES, SYMMETRIES
+from engine.tictactoe import EMPTIES, SYMMETRIES
 from tests.engine.oracle import true_outcome
 
 
@@ -47,7 +47,7 @@ def test_every_fact_is_true_over_thousands_of_random_games():
 
 def test_every_fact_is_true_against_a_worst_case_teacher():
     memory = Memory()
-    policy = lambda code: engine.policy.choose_code(memory._table, code)  # noqa: E731
+    policy = lambda code: engine.policy.choose_code(memory, code)  # noqa: E731
     for game in range(400):
         bot = Mark.X if game % 2 == 0 else Mark.O
 

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine import LiveAnalysis, Mark, Memory
-from engine.rules import EMPTIES, WINNER, replay
+from engine.tictactoe import EMPTIES, WINNER, replay
 
 
 def random_game(rng: random.Random) -> list[int]:

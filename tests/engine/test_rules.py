@@ -1,7 +1,7 @@
 import pytest
 
 from engine import Board, IllegalMoveError, Mark
-from engine.rules import CANON, SYMMETRIES, WINNER, code_to_string, replay, string_to_code
+from engine.tictactoe import CANON, SYMMETRIES, WINNER, code_to_string, replay, string_to_code
 from tests.engine.oracle import winner
 
 

@@ -5,7 +5,7 @@ import pytest
 
 import engine
 from engine import LOSS, WIN, Mark, Memory, MemoryFormatError
-from engine.rules import CANON, EMPTIES, WINNER, code_to_string
+from engine.tictactoe import CANON, EMPTIES, WINNER, code_to_string
 from tests.engine.oracle import true_outcome
 from tests.engine.test_learning import random_game
 
@@ -113,7 +113,7 @@ def watched_games_memory() -> Memory:
 
 def teacher_trained_memory() -> Memory:
     memory = Memory()
-    policy = lambda code: engine.policy.choose_code(memory._table, code)  # noqa: E731
+    policy = lambda code: engine.policy.choose_code(memory, code)  # noqa: E731
 
     def teacher(board):
         wins = engine.winning_replies(policy, board.turn.other, board.code)

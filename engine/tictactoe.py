@@ -1,4 +1,5 @@
-"""The rules of tic-tac-toe, the board's 8 symmetries and the precomputed tables behind them.
+"""Tic-tac-toe's rules for the engine: the board's 8 symmetries and the precomputed tables
+behind them, and :data:`TICTACTOE`, the :class:`~engine.games.Game` they make.
 
 A position is a base-3 number (seed 000): cell ``i`` contributes ``mark * 3**i`` with
 X = 1 and O = 2, so every board is an int below 3**9. Cells are 0..8 here, row-major;
@@ -8,8 +9,9 @@ entries, which is also how legality is decided.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
+
+from .games import Game, Mark
 
 CELLS = 9
 POW3 = tuple(3**i for i in range(CELLS))
@@ -23,21 +25,6 @@ LINES = (
     (0, 4, 8),
     (2, 4, 6),  # diagonals
 )
-
-
-class Mark(enum.IntEnum):
-    """A player's mark; the value is its base-3 digit."""
-
-    X = 1
-    O = 2  # noqa: E741 - the letter is the mark's name
-
-    @property
-    def other(self) -> Mark:
-        return Mark(3 - self)
-
-    @property
-    def symbol(self) -> str:
-        return self.name
 
 
 SYMBOLS = {".": 0, "X": 1, "O": 2}
@@ -136,28 +123,29 @@ SLOT, SLOT_CODES = _build_slots()
 SLOTS = len(SLOT_CODES) + 1  # and the spare one of finished draws
 
 
-def _build_moves() -> list[tuple[tuple[int, int, int, int], ...] | None]:
+def _build_moves() -> list[tuple[tuple[int, int, int], ...] | None]:
     """For each unfinished legal position, every move of the player to move as
-    ``(cell, child code, byte, shift)``, in cell order; ``None`` elsewhere. The child's
-    outcome in a memory's 2-bit table is ``table[byte] >> shift & 3``.
+    ``(cell, child code, child slot)``, in cell order; ``None`` elsewhere.
 
     The hot paths (choosing a move, proving a fact, counting the lines that beat the bot)
     then do no arithmetic per move, only lookups. Tuples of ints: untracked by the
     garbage collector.
     """
-    moves: list[tuple[tuple[int, int, int, int], ...] | None] = [None] * len(CANON)
+    moves: list[tuple[tuple[int, int, int], ...] | None] = [None] * len(CANON)
     for code, free in enumerate(EMPTIES):
         if CANON[code] < 0 or WINNER[code] or not free:
             continue
         mark = 1 if len(free) % 2 else 2
-        children = [(cell, code + mark * POW3[cell]) for cell in free]
         moves[code] = tuple(
-            (cell, child, SLOT[child] >> 2, (SLOT[child] & 3) << 1) for cell, child in children
+            (cell, child, SLOT[child])
+            for cell, child in ((cell, code + mark * POW3[cell]) for cell in free)
         )
     return moves
 
 
 MOVES = _build_moves()
+# the mark to move in each position: X when an odd number of cells is free
+TURN = [1 if len(free) % 2 else 2 for free in EMPTIES]
 
 
 def is_legal_code(code: int) -> bool:
@@ -220,15 +208,66 @@ def replay(moves: Iterable[int]) -> list[int]:
 
     Raises ``ValueError`` for a cell out of range, a taken cell or a move after the end.
     """
-    codes = []
-    code = 0
-    for ply, cell in enumerate(moves):
-        if is_over(code):
-            raise ValueError(f"move {ply + 1} ({cell}) comes after the game ended")
-        if not isinstance(cell, int) or not 0 <= cell < CELLS:
-            raise ValueError(f"move {ply + 1} must be a cell 0..8, got {cell!r}")
-        if cell not in EMPTIES[code]:
-            raise ValueError(f"move {ply + 1} plays cell {cell}, which is taken")
-        code += to_move(code) * POW3[cell]
-        codes.append(code)
-    return codes
+    return TICTACTOE.replay(moves)
+
+
+class TicTacToe(Game):
+    """3×3, three in a row; the symmetries are the square's 8."""
+
+    name = "tictactoe"
+    title = "Tic-tac-toe"
+    document_game = "tictactoe"
+    board = "3x3"
+    width = height = 3
+    empty = 0
+    code_bits = 15  # 3**9 < 2**15
+    move_count = CELLS
+    slots = SLOTS
+    move_word = "cell"
+    full_word = "taken"
+
+    def __init__(self) -> None:
+        # lookups into the tables, called as methods: the engine's hot paths
+        self.moves = MOVES.__getitem__
+        self.winner = WINNER.__getitem__
+        self.turn = TURN.__getitem__
+        self.key = SLOT.__getitem__
+        self.canonical = CANON.__getitem__
+
+    def parse(self, position: str) -> int:
+        return string_to_code(position)
+
+    def spell(self, code: int) -> str:
+        return code_to_string(code)
+
+    def key_code(self, key: int) -> int:
+        return SLOT_CODES[key]
+
+    def keys(self) -> range:
+        return range(len(SLOT_CODES))
+
+    def orientations(self, code: int) -> set[int]:
+        cells = digits(code)
+        return {sum(cells[i] * POW3[perm[i]] for i in range(CELLS)) for perm in SYMMETRIES}
+
+    def parents(self, code: int) -> list[int]:
+        mover = 3 - TURN[code]
+        return [
+            code - mover * POW3[cell] for cell in range(CELLS) if code // POW3[cell] % 3 == mover
+        ]
+
+    def cells(self, code: int) -> list[int]:
+        return digits(code)
+
+    def play(self, code: int, move: int) -> int:
+        free = EMPTIES[code]
+        if WINNER[code] or not free:
+            raise ValueError("the game is over")
+        if not isinstance(move, int) or not 0 <= move < CELLS:
+            raise ValueError(f"{move!r} is not a cell 0..8")
+        if move not in free:
+            raise ValueError(f"cell {move} is taken")
+        return code + TURN[code] * POW3[move]
+
+
+TICTACTOE = TicTacToe()

@@ -1,0 +1,108 @@
+"""How a memory keeps its facts: a value of 0 (unknown), 1 (WON) or 2 (LOST) per key.
+
+* :class:`DenseTable`: 2 bits for every key a fact can be about, for a game with few
+  positions up to symmetry (tic-tac-toe: 761 keys, 191 bytes).
+* :class:`SparseTable`: only the facts known, as one sorted array of ``key << 1 | bit``
+  (4 bytes a fact for keys below 2**31: :func:`sparse_typecode`), for a game with too
+  many positions to table (Connect Four: 80,540 on 4×4, about 2 million on 5×4, while
+  a server knows thousands). A lookup is a binary search in C; a new fact, a memmove.
+
+Both keep their data in one flat buffer (a bytearray, an array), which Python's garbage
+collector does not track, so a cache can hold many, and :meth:`over` wraps one again.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterator
+
+# how many of a byte's four 2-bit values hold a fact
+_FACTS_IN_BYTE = bytes(sum(1 for shift in (0, 2, 4, 6) if b >> shift & 3) for b in range(256))
+
+
+class DenseTable:
+    __slots__ = ("data", "slots")
+
+    def __init__(self, slots: int, data: bytearray | None = None) -> None:
+        size = (slots + 3) // 4
+        if data is not None and len(data) != size:
+            raise ValueError(f"a memory table is {size} bytes, not {len(data)}")
+        self.slots = slots
+        self.data = bytearray(size) if data is None else data
+
+    def get(self, key: int) -> int:
+        return self.data[key >> 2] >> ((key & 3) << 1) & 3
+
+    def set(self, key: int, value: int) -> None:
+        self.data[key >> 2] |= value << ((key & 3) << 1)
+
+    def count(self) -> int:
+        return sum(self.data.translate(_FACTS_IN_BYTE))
+
+    def items(self, keys) -> Iterator[tuple[int, int]]:
+        """``(key, value)`` of every fact, in the order of ``keys`` (all the game's)."""
+        data = self.data
+        for key in keys:
+            value = data[key >> 2] >> ((key & 3) << 1) & 3
+            if value:
+                yield key, value
+
+    def clear(self) -> None:
+        self.data[:] = bytes(len(self.data))  # in place: others may share the buffer
+
+    def copy(self) -> DenseTable:
+        return DenseTable(self.slots, bytearray(self.data))
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+
+class SparseTable:
+    __slots__ = ("data",)
+
+    def __init__(self, typecode: str, data: array | None = None) -> None:
+        if data is not None and data.typecode != typecode:
+            raise ValueError(f"this memory is an array of {typecode!r}, not {data.typecode!r}")
+        self.data = array(typecode) if data is None else data
+
+    def get(self, key: int) -> int:
+        data = self.data
+        entry = key << 1
+        i = bisect_left(data, entry)
+        if i < len(data) and data[i] >> 1 == key:
+            return (data[i] & 1) + 1
+        return 0
+
+    def set(self, key: int, value: int) -> None:
+        """Record ``value`` for a key not known yet."""
+        entry = key << 1
+        self.data.insert(bisect_left(self.data, entry), entry | (value - 1))
+
+    def count(self) -> int:
+        return len(self.data)
+
+    def items(self, keys=None) -> Iterator[tuple[int, int]]:
+        for entry in self.data:
+            yield entry >> 1, (entry & 1) + 1
+
+    def clear(self) -> None:
+        del self.data[:]
+
+    def copy(self) -> SparseTable:
+        return SparseTable(self.data.typecode, array(self.data.typecode, self.data))
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data) * self.data.itemsize
+
+
+def sparse_typecode(key_bits: int) -> str:
+    """The narrowest array type that holds ``key << 1 | bit`` (4 bytes up to 31-bit keys)."""
+    return "I" if key_bits < 32 and array("I").itemsize == 4 else "Q"
+
+
+def sparse_data(typecode: str, entries: dict[int, int]) -> array:
+    """A sparse table's data from ``{key: value}`` at once (sorting once, not inserting)."""
+    return array(typecode, sorted(key << 1 | (value - 1) for key, value in entries.items()))
