@@ -25,17 +25,17 @@ TABLES: dict[str, str] = {
     "guild_settings": "guild_id, timeout_minutes, play_channels",
     "games": "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id,"
     " started_at, updated_at, ended_at, ended_by, lessons_after, beat_x_after, beat_o_after,"
-    " opponent_id",
-    "facts": "guild_id, position, outcome, learned_at, game_id",
+    " opponent_id, game",
+    "facts": "guild_id, game, position, outcome, learned_at, game_id",
     "trainings": "id, guild_id, channel_id, message_id, started_by, opponent, games, played,"
-    " learned, status, ended_by, started_at, updated_at",
-    "curve": "id, guild_id, games, lessons, beat_x, beat_o, training",
+    " learned, status, ended_by, started_at, updated_at, game",
+    "curve": "id, guild_id, game, games, lessons, beat_x, beat_o, training",
     "challenges": "id, guild_id, channel_id, challenger_id, opponent_id, first, message_id,"
-    " expires_at",
-    "memory_versions": "guild_id, version",
-    "server_counts": "guild_id, games, bot_wins, bot_losses, draws, unfinished, member_games,"
+    " expires_at, game",
+    "memory_versions": "guild_id, game, version",
+    "server_counts": "guild_id, game, games, bot_wins, bot_losses, draws, unfinished, member_games,"
     " member_decided, member_draws, member_unfinished",
-    "player_counts": "guild_id, player_id, games, bot_wins, bot_losses, draws, unfinished,"
+    "player_counts": "guild_id, game, player_id, games, bot_wins, bot_losses, draws, unfinished,"
     " lessons, games_at, wins_at, lessons_at, member_games, member_wins, member_losses,"
     " member_draws",
 }

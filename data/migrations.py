@@ -321,6 +321,186 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         version  INTEGER NOT NULL
     )""",
     ),
+    (
+        # A second game (Connect Four, on two boards): each server has a memory, counters,
+        # a learning curve, games, invitations and trainings per game (engine.GAMES names
+        # them). Every row so far is tic-tac-toe. The triggers go first, as they name the
+        # tables rebuilt below, and come back counting per game.
+        "DROP TRIGGER count_a_game_against_the_bot",
+        "DROP TRIGGER count_a_game_between_members",
+        "DROP TRIGGER uncount_a_deleted_game",
+        "DROP TRIGGER credit_a_lesson",
+        "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
+        "ALTER TABLE challenges ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
+        "ALTER TABLE trainings ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
+        "ALTER TABLE curve ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
+        "DROP INDEX curve_by_guild",
+        "CREATE INDEX curve_by_guild ON curve (guild_id, game, id)",
+        # the game joins the primary keys: SQLite rebuilds a table to change one
+        """
+    CREATE TABLE facts_by_game (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        position   TEXT    NOT NULL,  -- canonical board right after a move, as engine spells it
+        outcome    TEXT    NOT NULL CHECK (outcome IN ('win', 'loss')),
+        learned_at REAL    NOT NULL,
+        game_id    INTEGER,
+        PRIMARY KEY (guild_id, game, position)
+    ) WITHOUT ROWID""",
+        "INSERT INTO facts_by_game SELECT guild_id, 'tictactoe', position, outcome, learned_at,"
+        " game_id FROM facts",
+        "DROP TABLE facts",
+        "ALTER TABLE facts_by_game RENAME TO facts",
+        """
+    CREATE TABLE memory_versions_by_game (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        version  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game)
+    ) WITHOUT ROWID""",
+        "INSERT INTO memory_versions_by_game SELECT guild_id, 'tictactoe', version"
+        " FROM memory_versions",
+        "DROP TABLE memory_versions",
+        "ALTER TABLE memory_versions_by_game RENAME TO memory_versions",
+        """
+    CREATE TABLE server_counts_by_game (
+        guild_id          INTEGER NOT NULL,
+        game              TEXT    NOT NULL,
+        games             INTEGER NOT NULL,
+        bot_wins          INTEGER NOT NULL,
+        bot_losses        INTEGER NOT NULL,
+        draws             INTEGER NOT NULL,
+        unfinished        INTEGER NOT NULL,
+        member_games      INTEGER NOT NULL DEFAULT 0,
+        member_decided    INTEGER NOT NULL DEFAULT 0,
+        member_draws      INTEGER NOT NULL DEFAULT 0,
+        member_unfinished INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, game)
+    ) WITHOUT ROWID""",
+        "INSERT INTO server_counts_by_game SELECT guild_id, 'tictactoe', games, bot_wins,"
+        " bot_losses, draws, unfinished, member_games, member_decided, member_draws,"
+        " member_unfinished FROM server_counts",
+        "DROP TABLE server_counts",
+        "ALTER TABLE server_counts_by_game RENAME TO server_counts",
+        """
+    CREATE TABLE player_counts_by_game (
+        guild_id      INTEGER NOT NULL,
+        game          TEXT    NOT NULL,
+        player_id     INTEGER NOT NULL,
+        games         INTEGER NOT NULL,
+        bot_wins      INTEGER NOT NULL,
+        bot_losses    INTEGER NOT NULL,
+        draws         INTEGER NOT NULL,
+        unfinished    INTEGER NOT NULL,
+        lessons       INTEGER NOT NULL,
+        games_at      REAL    NOT NULL,
+        wins_at       REAL    NOT NULL,
+        lessons_at    REAL    NOT NULL,
+        member_games  INTEGER NOT NULL DEFAULT 0,
+        member_wins   INTEGER NOT NULL DEFAULT 0,
+        member_losses INTEGER NOT NULL DEFAULT 0,
+        member_draws  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, game, player_id)
+    ) WITHOUT ROWID""",
+        "INSERT INTO player_counts_by_game SELECT guild_id, 'tictactoe', player_id, games,"
+        " bot_wins, bot_losses, draws, unfinished, lessons, games_at, wins_at, lessons_at,"
+        " member_games, member_wins, member_losses, member_draws FROM player_counts",
+        "DROP TABLE player_counts",
+        "ALTER TABLE player_counts_by_game RENAME TO player_counts",
+        """
+    CREATE TRIGGER count_a_game_against_the_bot AFTER UPDATE OF result ON games
+    WHEN OLD.result = 'running' AND NEW.result != 'running' AND NEW.opponent_id IS NULL
+    BEGIN
+        INSERT INTO server_counts (guild_id, game, games, bot_wins, bot_losses, draws,
+            unfinished)
+        VALUES (
+            NEW.guild_id, NEW.game, 1, NEW.result IN ('bot_won', 'resigned'),
+            NEW.result = 'player_won', NEW.result = 'draw', NEW.result = 'abandoned')
+        ON CONFLICT (guild_id, game) DO UPDATE SET
+            games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
+            bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
+            unfinished = unfinished + excluded.unfinished;
+        INSERT INTO player_counts (guild_id, game, player_id, games, bot_wins, bot_losses,
+            draws, unfinished, lessons, games_at, wins_at, lessons_at)
+        VALUES (
+            NEW.guild_id, NEW.game, NEW.player_id, 1, NEW.result IN ('bot_won', 'resigned'),
+            NEW.result = 'player_won', NEW.result = 'draw', NEW.result = 'abandoned', 0,
+            NEW.ended_at, CASE WHEN NEW.result = 'player_won' THEN NEW.ended_at ELSE 0 END, 0)
+        ON CONFLICT (guild_id, game, player_id) DO UPDATE SET
+            games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
+            bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
+            unfinished = unfinished + excluded.unfinished, games_at = excluded.games_at,
+            wins_at = CASE WHEN excluded.bot_losses THEN excluded.wins_at ELSE wins_at END;
+        INSERT INTO curve (guild_id, game, games, lessons, beat_x, beat_o)
+        SELECT NEW.guild_id, NEW.game, games + member_games, NEW.lessons_after,
+               NEW.beat_x_after, NEW.beat_o_after
+        FROM server_counts
+        WHERE guild_id = NEW.guild_id AND game = NEW.game AND NEW.lessons_after IS NOT NULL;
+    END""",
+        """
+    CREATE TRIGGER count_a_game_between_members AFTER UPDATE OF result ON games
+    WHEN OLD.result = 'running' AND NEW.result != 'running' AND NEW.opponent_id IS NOT NULL
+    BEGIN
+        INSERT INTO server_counts (guild_id, game, games, bot_wins, bot_losses, draws,
+            unfinished, member_games, member_decided, member_draws, member_unfinished)
+        VALUES (
+            NEW.guild_id, NEW.game, 0, 0, 0, 0, 0, 1,
+            NEW.result IN ('player_won', 'opponent_won', 'resigned'), NEW.result = 'draw',
+            NEW.result = 'abandoned')
+        ON CONFLICT (guild_id, game) DO UPDATE SET
+            member_games = member_games + 1,
+            member_decided = member_decided + excluded.member_decided,
+            member_draws = member_draws + excluded.member_draws,
+            member_unfinished = member_unfinished + excluded.member_unfinished;
+        INSERT INTO player_counts (guild_id, game, player_id, games, bot_wins, bot_losses,
+            draws, unfinished, lessons, games_at, wins_at, lessons_at, member_games,
+            member_wins, member_losses, member_draws)
+        SELECT NEW.guild_id, NEW.game, me, 0, 0, 0, 0, 0, 0, NEW.ended_at, 0, 0, 1,
+               COALESCE(me = winner, 0), COALESCE(me != winner, 0), NEW.result = 'draw'
+        FROM (SELECT NEW.player_id AS me UNION ALL SELECT NEW.opponent_id),
+             (SELECT CASE NEW.result
+                 WHEN 'player_won' THEN NEW.player_id
+                 WHEN 'opponent_won' THEN NEW.opponent_id
+                 WHEN 'resigned' THEN CASE WHEN NEW.ended_by = NEW.player_id
+                     THEN NEW.opponent_id ELSE NEW.player_id END
+              END AS winner)
+        WHERE true
+        ON CONFLICT (guild_id, game, player_id) DO UPDATE SET
+            member_games = member_games + 1, member_wins = member_wins + excluded.member_wins,
+            member_losses = member_losses + excluded.member_losses,
+            member_draws = member_draws + excluded.member_draws, games_at = excluded.games_at;
+        INSERT INTO curve (guild_id, game, games, lessons, beat_x, beat_o)
+        SELECT NEW.guild_id, NEW.game, games + member_games, NEW.lessons_after,
+               NEW.beat_x_after, NEW.beat_o_after
+        FROM server_counts
+        WHERE guild_id = NEW.guild_id AND game = NEW.game AND NEW.lessons_after IS NOT NULL;
+    END""",
+        """
+    CREATE TRIGGER uncount_a_deleted_game AFTER DELETE ON games
+    WHEN OLD.result != 'running' AND OLD.opponent_id IS NULL
+    BEGIN
+        UPDATE server_counts SET
+            games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
+            bot_losses = bot_losses - (OLD.result = 'player_won'),
+            draws = draws - (OLD.result = 'draw'),
+            unfinished = unfinished - (OLD.result = 'abandoned')
+        WHERE guild_id = OLD.guild_id AND game = OLD.game;
+        UPDATE player_counts SET
+            games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
+            bot_losses = bot_losses - (OLD.result = 'player_won'),
+            draws = draws - (OLD.result = 'draw'),
+            unfinished = unfinished - (OLD.result = 'abandoned')
+        WHERE guild_id = OLD.guild_id AND game = OLD.game AND player_id = OLD.player_id;
+    END""",
+        """
+    CREATE TRIGGER credit_a_lesson AFTER INSERT ON facts WHEN NEW.game_id IS NOT NULL
+    BEGIN
+        UPDATE player_counts SET lessons = lessons + 1, lessons_at = NEW.learned_at
+        WHERE guild_id = NEW.guild_id AND game = NEW.game AND player_id IN (
+            SELECT player_id FROM games WHERE id = NEW.game_id
+            UNION SELECT opponent_id FROM games WHERE id = NEW.game_id);
+    END""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -263,6 +263,134 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         version  INTEGER NOT NULL
     )""",
     ),
+    (
+        # as SQLite's version 7: a memory, counters, a curve, games, invitations and
+        # trainings per game; every row so far is tic-tac-toe
+        *(
+            f"ALTER TABLE {table} ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'"
+            for table in (
+                "games",
+                "challenges",
+                "trainings",
+                "curve",
+                "facts",
+                "memory_versions",
+                "server_counts",
+                "player_counts",
+            )
+        ),
+        "DROP INDEX curve_by_guild",
+        "CREATE INDEX curve_by_guild ON curve (guild_id, game, id)",
+        "ALTER TABLE facts DROP CONSTRAINT facts_pkey, ADD PRIMARY KEY (guild_id, game, position)",
+        "ALTER TABLE memory_versions DROP CONSTRAINT memory_versions_pkey,"
+        " ADD PRIMARY KEY (guild_id, game)",
+        "ALTER TABLE server_counts DROP CONSTRAINT server_counts_pkey,"
+        " ADD PRIMARY KEY (guild_id, game)",
+        "ALTER TABLE player_counts DROP CONSTRAINT player_counts_pkey,"
+        " ADD PRIMARY KEY (guild_id, game, player_id)",
+        """
+    CREATE OR REPLACE FUNCTION count_a_finished_game() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        winner BIGINT;
+    BEGIN
+        IF NEW.opponent_id IS NULL THEN
+            INSERT INTO server_counts (guild_id, game, games, bot_wins, bot_losses, draws,
+                unfinished)
+            VALUES (NEW.guild_id, NEW.game, 1, (NEW.result IN ('bot_won', 'resigned'))::int,
+                    (NEW.result = 'player_won')::int, (NEW.result = 'draw')::int,
+                    (NEW.result = 'abandoned')::int)
+            ON CONFLICT (guild_id, game) DO UPDATE SET
+                games = server_counts.games + 1,
+                bot_wins = server_counts.bot_wins + EXCLUDED.bot_wins,
+                bot_losses = server_counts.bot_losses + EXCLUDED.bot_losses,
+                draws = server_counts.draws + EXCLUDED.draws,
+                unfinished = server_counts.unfinished + EXCLUDED.unfinished;
+            INSERT INTO player_counts (guild_id, game, player_id, games, bot_wins, bot_losses,
+                draws, unfinished, lessons, games_at, wins_at, lessons_at)
+            VALUES (NEW.guild_id, NEW.game, NEW.player_id, 1,
+                    (NEW.result IN ('bot_won', 'resigned'))::int,
+                    (NEW.result = 'player_won')::int, (NEW.result = 'draw')::int,
+                    (NEW.result = 'abandoned')::int, 0, NEW.ended_at,
+                    CASE WHEN NEW.result = 'player_won' THEN NEW.ended_at ELSE 0 END, 0)
+            ON CONFLICT (guild_id, game, player_id) DO UPDATE SET
+                games = player_counts.games + 1,
+                bot_wins = player_counts.bot_wins + EXCLUDED.bot_wins,
+                bot_losses = player_counts.bot_losses + EXCLUDED.bot_losses,
+                draws = player_counts.draws + EXCLUDED.draws,
+                unfinished = player_counts.unfinished + EXCLUDED.unfinished,
+                games_at = EXCLUDED.games_at,
+                wins_at = CASE WHEN EXCLUDED.bot_losses > 0 THEN EXCLUDED.wins_at
+                               ELSE player_counts.wins_at END;
+        ELSE
+            winner := CASE NEW.result
+                WHEN 'player_won' THEN NEW.player_id
+                WHEN 'opponent_won' THEN NEW.opponent_id
+                WHEN 'resigned' THEN CASE WHEN NEW.ended_by = NEW.player_id
+                    THEN NEW.opponent_id ELSE NEW.player_id END
+            END;
+            INSERT INTO server_counts (guild_id, game, games, bot_wins, bot_losses, draws,
+                unfinished, member_games, member_decided, member_draws, member_unfinished)
+            VALUES (NEW.guild_id, NEW.game, 0, 0, 0, 0, 0, 1, (winner IS NOT NULL)::int,
+                    (NEW.result = 'draw')::int, (NEW.result = 'abandoned')::int)
+            ON CONFLICT (guild_id, game) DO UPDATE SET
+                member_games = server_counts.member_games + 1,
+                member_decided = server_counts.member_decided + EXCLUDED.member_decided,
+                member_draws = server_counts.member_draws + EXCLUDED.member_draws,
+                member_unfinished = server_counts.member_unfinished + EXCLUDED.member_unfinished;
+            INSERT INTO player_counts (guild_id, game, player_id, games, bot_wins, bot_losses,
+                draws, unfinished, lessons, games_at, wins_at, lessons_at, member_games,
+                member_wins, member_losses, member_draws)
+            SELECT NEW.guild_id, NEW.game, me, 0, 0, 0, 0, 0, 0, NEW.ended_at, 0, 0, 1,
+                   COALESCE(me = winner, false)::int, COALESCE(me <> winner, false)::int,
+                   (NEW.result = 'draw')::int
+            FROM (VALUES (NEW.player_id), (NEW.opponent_id)) AS sides (me)
+            ON CONFLICT (guild_id, game, player_id) DO UPDATE SET
+                member_games = player_counts.member_games + 1,
+                member_wins = player_counts.member_wins + EXCLUDED.member_wins,
+                member_losses = player_counts.member_losses + EXCLUDED.member_losses,
+                member_draws = player_counts.member_draws + EXCLUDED.member_draws,
+                games_at = EXCLUDED.games_at;
+        END IF;
+        IF NEW.lessons_after IS NOT NULL THEN
+            INSERT INTO curve (guild_id, game, games, lessons, beat_x, beat_o)
+            SELECT NEW.guild_id, NEW.game, games + member_games, NEW.lessons_after,
+                   NEW.beat_x_after, NEW.beat_o_after
+            FROM server_counts WHERE guild_id = NEW.guild_id AND game = NEW.game;
+        END IF;
+        RETURN NULL;
+    END $$""",
+        """
+    CREATE OR REPLACE FUNCTION uncount_a_deleted_game() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF OLD.opponent_id IS NOT NULL THEN
+            RAISE EXCEPTION 'a finished game between members is never deleted';
+        END IF;
+        UPDATE server_counts SET
+            games = games - 1,
+            bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned'))::int,
+            bot_losses = bot_losses - (OLD.result = 'player_won')::int,
+            draws = draws - (OLD.result = 'draw')::int,
+            unfinished = unfinished - (OLD.result = 'abandoned')::int
+        WHERE guild_id = OLD.guild_id AND game = OLD.game;
+        UPDATE player_counts SET
+            games = games - 1,
+            bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned'))::int,
+            bot_losses = bot_losses - (OLD.result = 'player_won')::int,
+            draws = draws - (OLD.result = 'draw')::int,
+            unfinished = unfinished - (OLD.result = 'abandoned')::int
+        WHERE guild_id = OLD.guild_id AND game = OLD.game AND player_id = OLD.player_id;
+        RETURN NULL;
+    END $$""",
+        """
+    CREATE OR REPLACE FUNCTION credit_a_lesson() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE player_counts SET lessons = lessons + 1, lessons_at = NEW.learned_at
+        WHERE guild_id = NEW.guild_id AND game = NEW.game AND player_id IN (
+            SELECT player_id FROM games WHERE id = NEW.game_id
+            UNION SELECT opponent_id FROM games WHERE id = NEW.game_id);
+        RETURN NULL;
+    END $$""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from .postgres import PostgresDriver
 
 RUNNING = "running"
+# Each server has a memory, counters, a curve, games, invitations and trainings per game;
+# rows from before there were games are tic-tac-toe's.
+TICTACTOE = "tictactoe"
 # How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
 # between members (the player's opponent won); a resignation in a game between members
 # names who resigned in ended_by.
@@ -50,6 +53,7 @@ class GameRecord:
     updated_at: float
     ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
     opponent_id: int | None = None  # a member who plays bot_mark; None: the bot
+    game: str = TICTACTOE  # which game (engine.GAMES names them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +68,11 @@ class ChallengeRecord:
     first: str  # who moves first: "me" (the challenger), "them" or "random"
     message_id: int | None
     expires_at: float
+    game: str = TICTACTOE
 
 
 _CHALLENGE_COLUMNS = (
-    "id, guild_id, channel_id, challenger_id, opponent_id, first, message_id, expires_at"
+    "id, guild_id, channel_id, challenger_id, opponent_id, first, message_id, expires_at, game"
 )
 
 
@@ -118,22 +123,32 @@ def _owned(shards: Shards | None) -> tuple[str, tuple]:
     return f" AND (guild_id >> 22) % ? IN ({marks})", (shards.count, *shards.ids)
 
 
-def _bump(guild_id: int) -> tuple:
+def _bump(guild_id: int, game: str) -> tuple:
     """The statement that bumps a server's memory version, returning the new one."""
     return (
-        "INSERT INTO memory_versions (guild_id, version) VALUES (?, 1) ON CONFLICT (guild_id)"
+        "INSERT INTO memory_versions (guild_id, game, version) VALUES (?, ?, 1)"
+        " ON CONFLICT (guild_id, game)"
         " DO UPDATE SET version = memory_versions.version + 1 RETURNING version",
-        (guild_id,),
+        (guild_id, game),
     )
 
 
-def _snapshot(guild_id: int, snapshot: Snapshot, *, training: bool = False) -> tuple:
+def _snapshot(guild_id: int, game: str, snapshot: Snapshot, *, training: bool = False) -> tuple:
     return (
-        "INSERT INTO curve (guild_id, games, lessons, beat_x, beat_o, training)"
-        f" SELECT {_ID}, COALESCE((SELECT games + member_games FROM server_counts"
-        " WHERE guild_id = ?), 0),"
+        "INSERT INTO curve (guild_id, game, games, lessons, beat_x, beat_o, training)"
+        f" SELECT {_ID}, {_TEXT}, COALESCE((SELECT games + member_games FROM server_counts"
+        " WHERE guild_id = ? AND game = ?), 0),"
         f" {_INT}, {_INT}, {_INT}, {_INT}",
-        (guild_id, guild_id, snapshot.lessons, snapshot.beat_x, snapshot.beat_o, int(training)),
+        (
+            guild_id,
+            game,
+            guild_id,
+            game,
+            snapshot.lessons,
+            snapshot.beat_x,
+            snapshot.beat_o,
+            int(training),
+        ),
     )
 
 
@@ -169,11 +184,12 @@ class TrainingRecord:
     learned: int
     status: str
     ended_by: int | None
+    game: str = TICTACTOE
 
 
 _TRAINING_COLUMNS = (
     "id, guild_id, channel_id, message_id, started_by, opponent, games, played, learned, "
-    "status, ended_by"
+    "status, ended_by, game"
 )
 
 
@@ -210,7 +226,7 @@ class MemberRecord:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id, "
-    "started_at, updated_at, ended_by, opponent_id"
+    "started_at, updated_at, ended_by, opponent_id, game"
 )
 
 
@@ -228,11 +244,42 @@ def _game(row: Sequence) -> GameRecord:
         row[9],
         row[10],
         row[11],
+        row[12],
     )
 
 
 def _moves_text(moves: Iterable[int]) -> str:
     return "".join(str(c) for c in moves)
+
+
+def _add_facts(
+    guild_id: int,
+    game: str,
+    facts: Iterable[tuple[str, str]],
+    *,
+    now: float,
+    game_id: int | None = None,
+) -> tuple:
+    """The statement that stores facts of a server's ``game`` (a position already known
+    keeps its fact); ``game_id``: the game they were learned from, credited for them."""
+    return (
+        "INSERT INTO facts (guild_id, game, position, outcome, learned_at, game_id)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, position) DO NOTHING",
+        Rows((guild_id, game, position, outcome, now, game_id) for position, outcome in facts),
+    )
+
+
+def _forget_facts(guild_id: int, game: str) -> tuple:
+    return ("DELETE FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game))
+
+
+def _sum(kind: type, records: list) -> object:
+    """Records added up field by field (a member's figures over every game)."""
+    return (
+        kind(*(sum(values) for values in zip(*map(astuple, records), strict=True)))
+        if records
+        else kind()
+    )
 
 
 class Store:
@@ -287,24 +334,27 @@ class Store:
         return await self._driver.write(statements, guarded=guarded, rows_of=rows_of)
 
     # --- memory -------------------------------------------------------------------
-    async def memory_version(self, guild_id: int) -> int:
+    async def memory_version(self, guild_id: int, game: str = TICTACTOE) -> int:
         """How many times the server's facts were changed other than by its games."""
         rows = await self._fetch(
-            "SELECT version FROM memory_versions WHERE guild_id = ?", (guild_id,)
+            "SELECT version FROM memory_versions WHERE guild_id = ? AND game = ?",
+            (guild_id, game),
         )
         return rows[0][0] if rows else 0
 
-    async def load_memory(self, guild_id: int) -> tuple[list[tuple[str, str]], int]:
+    async def load_memory(
+        self, guild_id: int, game: str = TICTACTOE
+    ) -> tuple[list[tuple[str, str]], int]:
         """The server's facts and their version. The version is read first: if a reset
         lands in between, the memory looks older than it is and is read again, never
         the other way round."""
-        version = await self.memory_version(guild_id)
-        return await self.load_facts(guild_id), version
+        version = await self.memory_version(guild_id, game)
+        return await self.load_facts(guild_id, game), version
 
-    async def load_facts(self, guild_id: int) -> list[tuple[str, str]]:
+    async def load_facts(self, guild_id: int, game: str = TICTACTOE) -> list[tuple[str, str]]:
         rows = await self._fetch(
-            "SELECT position, outcome FROM facts WHERE guild_id = ? ORDER BY position",
-            (guild_id,),
+            "SELECT position, outcome FROM facts WHERE guild_id = ? AND game = ? ORDER BY position",
+            (guild_id, game),
         )
         return [(row[0], row[1]) for row in rows]
 
@@ -313,6 +363,7 @@ class Store:
         guild_id: int,
         facts: Iterable[tuple[str, str]],
         *,
+        game: str = TICTACTOE,
         replace: bool = False,
         now: float,
         snapshot: Snapshot | None = None,
@@ -323,33 +374,27 @@ class Store:
         With ``replace``, the server's facts are exactly ``facts`` afterwards; otherwise
         they are added to the known ones, and a position already known keeps its fact.
         """
-        statements = [("DELETE FROM facts WHERE guild_id = ?", (guild_id,))] if replace else []
-        statements.append(
-            (
-                "INSERT INTO facts (guild_id, position, outcome, learned_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
-                Rows((guild_id, position, outcome, now) for position, outcome in facts),
-            )
-        )
+        statements = [_forget_facts(guild_id, game)] if replace else []
+        statements.append(_add_facts(guild_id, game, facts, now=now))
         if snapshot is not None:
-            statements.append(_snapshot(guild_id, snapshot))
-        statements.append(_bump(guild_id))
+            statements.append(_snapshot(guild_id, game, snapshot))
+        statements.append(_bump(guild_id, game))
         ((version,),) = await self._write(statements, rows_of=len(statements) - 1)
         return version
 
     async def reset_memory(
-        self, guild_id: int, *, snapshot: Snapshot | None = None
+        self, guild_id: int, *, game: str = TICTACTOE, snapshot: Snapshot | None = None
     ) -> tuple[int, int]:
-        """Forget this server's facts; its game history stays. ``snapshot``: the learning
-        curve's point for the empty memory. Returns the facts forgotten and the memory's
-        new version."""
+        """Forget this server's facts of ``game``; its game history stays. ``snapshot``:
+        the learning curve's point for the empty memory. Returns the facts forgotten and
+        the memory's new version."""
         ((count,),) = await self._fetch(
-            "SELECT COUNT(*) FROM facts WHERE guild_id = ?", (guild_id,)
+            "SELECT COUNT(*) FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game)
         )
-        statements = [("DELETE FROM facts WHERE guild_id = ?", (guild_id,))]
+        statements = [_forget_facts(guild_id, game)]
         if snapshot is not None:
-            statements.append(_snapshot(guild_id, snapshot))
-        statements.append(_bump(guild_id))
+            statements.append(_snapshot(guild_id, game, snapshot))
+        statements.append(_bump(guild_id, game))
         ((version,),) = await self._write(statements, rows_of=len(statements) - 1)
         return count, version
 
@@ -364,15 +409,17 @@ class Store:
         *,
         now: float,
         opponent_id: int | None = None,
+        game: str = TICTACTOE,
     ) -> GameRecord:
-        """Start a game against the bot, or (with ``opponent_id``) between members."""
+        """Start a game of ``game`` against the bot, or (with ``opponent_id``) between
+        members."""
         try:
             await self._write(
                 [
                     (
                         "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
-                        " result, started_at, updated_at, opponent_id)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " result, started_at, updated_at, opponent_id, game)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             guild_id,
                             channel_id,
@@ -383,6 +430,7 @@ class Store:
                             now,
                             now,
                             opponent_id,
+                            game,
                         ),
                     )
                 ]
@@ -434,8 +482,9 @@ class Store:
         ended_by: int | None = None,
         snapshot: Snapshot | None = None,
         memory_version: int | None = None,
+        game: str = TICTACTOE,
     ) -> None:
-        """Store a game's end, what was learned from it (credited to the game), the
+        """Store a game's end (of ``game``), what was learned from it (credited to the game), the
         counters (by triggers) and, if the game changed what the bot knows, the learning
         curve's next point (``snapshot``), in one transaction.
 
@@ -454,7 +503,7 @@ class Store:
                     ""
                     if memory_version is None
                     else " AND COALESCE((SELECT version FROM memory_versions"
-                    " WHERE guild_id = ?), 0) = ?"
+                    " WHERE guild_id = ? AND game = ?), 0) = ?"
                 )
                 + " RETURNING id",
                 (
@@ -467,7 +516,7 @@ class Store:
                     game_id,
                     RUNNING,
                     _moves_text(before),
-                    *(() if memory_version is None else (guild_id, memory_version)),
+                    *(() if memory_version is None else (guild_id, game, memory_version)),
                 ),
             )
         ]
@@ -475,15 +524,7 @@ class Store:
         # Triggers count the game, add its curve point and credit each new lesson: this
         # is one statement, or two with lessons (see migrations).
         if facts:
-            statements.append(
-                (
-                    "INSERT INTO facts (guild_id, position, outcome, learned_at, game_id)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
-                    Rows(
-                        (guild_id, position, outcome, now, game_id) for position, outcome in facts
-                    ),
-                )
-            )
+            statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
         await self._write(statements, guarded=True)
 
     async def running_game(self, channel_id: int) -> GameRecord | None:
@@ -502,73 +543,89 @@ class Store:
         return [_game(row) for row in rows]
 
     # --- stats --------------------------------------------------------------------
-    async def record(self, guild_id: int, player_id: int | None = None) -> Record:
-        """Finished games against the bot, from its counters: the cost does not grow
-        with the history."""
+    async def record(
+        self, guild_id: int, player_id: int | None = None, *, game: str = TICTACTOE
+    ) -> Record:
+        """Finished games of ``game`` against the bot, from its counters: the cost does not
+        grow with the history."""
         if player_id is None:
             rows = await self._fetch(
-                f"SELECT {_COUNT_COLUMNS} FROM server_counts WHERE guild_id = ?",
-                (guild_id,),
+                f"SELECT {_COUNT_COLUMNS} FROM server_counts WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
             )
         else:
             rows = await self._fetch(
-                f"SELECT {_COUNT_COLUMNS} FROM player_counts WHERE guild_id = ? AND player_id = ?",
-                (guild_id, player_id),
+                f"SELECT {_COUNT_COLUMNS} FROM player_counts"
+                " WHERE guild_id = ? AND game = ? AND player_id = ?",
+                (guild_id, game, player_id),
             )
         return Record(*rows[0]) if rows else Record()
 
-    async def member_record(self, guild_id: int, player_id: int | None = None) -> MemberRecord:
-        """Finished games between members, from the counters."""
+    async def member_record(
+        self, guild_id: int, player_id: int | None = None, *, game: str = TICTACTOE
+    ) -> MemberRecord:
+        """Finished games of ``game`` between members, from the counters."""
         if player_id is None:
             rows = await self._fetch(
                 "SELECT member_games, member_decided, member_decided, member_draws,"
-                " member_unfinished FROM server_counts WHERE guild_id = ?",
-                (guild_id,),
+                " member_unfinished FROM server_counts WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
             )
         else:
             rows = await self._fetch(
                 "SELECT member_games, member_wins, member_losses, member_draws,"
                 " member_games - member_wins - member_losses - member_draws"
-                " FROM player_counts WHERE guild_id = ? AND player_id = ?",
-                (guild_id, player_id),
+                " FROM player_counts WHERE guild_id = ? AND game = ? AND player_id = ?",
+                (guild_id, game, player_id),
             )
         return MemberRecord(*rows[0]) if rows else MemberRecord()
 
     async def leaderboard(
-        self, guild_id: int, by: str, *, top: int = 10, player_id: int | None = None
+        self,
+        guild_id: int,
+        by: str,
+        *,
+        top: int = 10,
+        player_id: int | None = None,
+        game: str = TICTACTOE,
     ) -> tuple[list[Standing], Standing | None]:
-        """The ``top`` players of a server by ``by`` (lessons, wins or games; ties go to
-        who got there first), and ``player_id``'s own standing, if they have any."""
+        """The ``top`` players of a server's ``game`` by ``by`` (lessons, wins or games;
+        ties go to who got there first), and ``player_id``'s own standing, if they have
+        any."""
         figure, reached = LEADERBOARD_ORDERS[by]
         ranked = (
             "SELECT player_id, lessons, bot_losses, games + member_games, RANK() OVER (ORDER BY"
             f" {figure} DESC, {reached}, player_id) AS place FROM player_counts"
-            f" WHERE guild_id = ? AND {figure} > 0"
+            f" WHERE guild_id = ? AND game = ? AND {figure} > 0"
         )
         rows = await self._fetch(
-            f"SELECT * FROM ({ranked}) AS ranked WHERE place <= ? ORDER BY place", (guild_id, top)
+            f"SELECT * FROM ({ranked}) AS ranked WHERE place <= ? ORDER BY place",
+            (guild_id, game, top),
         )
         standings = [Standing(*row) for row in rows]
         own = None
         if player_id is not None:
             mine = await self._fetch(
-                f"SELECT * FROM ({ranked}) AS ranked WHERE player_id = ?", (guild_id, player_id)
+                f"SELECT * FROM ({ranked}) AS ranked WHERE player_id = ?",
+                (guild_id, game, player_id),
             )
             own = Standing(*mine[0]) if mine else None
         return standings, own
 
-    async def curve(self, guild_id: int, *, points: int = 500) -> list[CurvePoint]:
-        """The learning curve, at most about ``points`` long however long the history:
-        evenly spaced points, always with the first and the last."""
+    async def curve(
+        self, guild_id: int, *, points: int = 500, game: str = TICTACTOE
+    ) -> list[CurvePoint]:
+        """The learning curve of ``game``, at most about ``points`` long however long the
+        history: evenly spaced points, always with the first and the last."""
         ((count,),) = await self._fetch(
-            "SELECT COUNT(*) FROM curve WHERE guild_id = ?", (guild_id,)
+            "SELECT COUNT(*) FROM curve WHERE guild_id = ? AND game = ?", (guild_id, game)
         )
         step = max(1, -(-count // points))
         rows = await self._fetch(
             "SELECT games, lessons, beat_x, beat_o, training FROM (SELECT *, ROW_NUMBER()"
-            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ?) AS numbered"
-            " WHERE n % ? = 0 OR n = ? ORDER BY n",
-            (guild_id, step, count - 1),
+            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ? AND game = ?)"
+            " AS numbered WHERE n % ? = 0 OR n = ? ORDER BY n",
+            (guild_id, game, step, count - 1),
         )
         return [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
 
@@ -578,9 +635,16 @@ class Store:
         player becomes member 0, nobody), and remove their name wherever else it stands
         there (as the moderator who ended a game, or who started or cancelled a training).
         Return what their games counted for."""
+        rows = await self._fetch(
+            "SELECT game FROM player_counts WHERE guild_id = ? AND player_id = ?",
+            (guild_id, player_id),
+        )
+        games = [game for (game,) in rows]
         forgotten = (
-            await self.record(guild_id, player_id),
-            await self.member_record(guild_id, player_id),
+            _sum(Record, [await self.record(guild_id, player_id, game=g) for g in games]),
+            _sum(
+                MemberRecord, [await self.member_record(guild_id, player_id, game=g) for g in games]
+            ),
         )
         where = (guild_id, player_id)
         await self._write(
@@ -628,6 +692,7 @@ class Store:
         *,
         now: float,
         expires_at: float,
+        game: str = TICTACTOE,
     ) -> ChallengeRecord | None:
         """Store an invitation, unless the channel has a game or a live invitation (then
         ``None``). An expired invitation left in the channel gives way."""
@@ -639,7 +704,8 @@ class Store:
                 ),
                 (
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,"
-                    f" first, expires_at) SELECT {_ID}, {_ID}, {_ID}, {_ID}, {_TEXT}, {_TIME}"
+                    f" first, expires_at, game)"
+                    f" SELECT {_ID}, {_ID}, {_ID}, {_ID}, {_TEXT}, {_TIME}, {_TEXT}"
                     " WHERE NOT EXISTS"
                     " (SELECT 1 FROM games WHERE channel_id = ? AND result = ?)"
                     " ON CONFLICT (channel_id) DO NOTHING"
@@ -651,6 +717,7 @@ class Store:
                         opponent_id,
                         first,
                         expires_at,
+                        game,
                         channel_id,
                         RUNNING,
                     ),
@@ -689,9 +756,9 @@ class Store:
                 [
                     (
                         "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
-                        " result, started_at, updated_at, opponent_id)"
+                        " result, started_at, updated_at, opponent_id, game)"
                         f" SELECT guild_id, channel_id, {_ID}, {_TEXT}, '', {_TEXT}, {_TIME},"
-                        f" {_TIME}, {_ID} FROM challenges"
+                        f" {_TIME}, {_ID}, game FROM challenges"
                         " WHERE id = ? AND expires_at > ? RETURNING id",
                         (
                             player_id,
@@ -730,14 +797,15 @@ class Store:
         games: int,
         *,
         now: float,
+        game: str = TICTACTOE,
     ) -> int:
         ((run_id,),) = await self._write(
             [
                 (
                     "INSERT INTO trainings (guild_id, channel_id, started_by, opponent, games,"
-                    " played, learned, status, started_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, 0, 0, 'running', ?, ?) RETURNING id",
-                    (guild_id, channel_id, started_by, opponent, games, now, now),
+                    " played, learned, status, started_at, updated_at, game)"
+                    " VALUES (?, ?, ?, ?, ?, 0, 0, 'running', ?, ?, ?) RETURNING id",
+                    (guild_id, channel_id, started_by, opponent, games, now, now, game),
                 )
             ]
         )
@@ -760,9 +828,10 @@ class Store:
         now: float,
         ended_by: int | None = None,
         snapshot: Snapshot | None = None,
+        game: str = TICTACTOE,
     ) -> None:
-        """Store a training's new facts with its progress (and, at its end, the learning
-        curve's next point), in one transaction."""
+        """Store a training's new facts (of ``game``) with its progress (and, at its end,
+        the learning curve's next point), in one transaction."""
         await self._write(
             [
                 (
@@ -770,12 +839,8 @@ class Store:
                     " updated_at = ? WHERE id = ? RETURNING id",
                     (played, learned, status, ended_by, now, run_id),
                 ),
-                (
-                    "INSERT INTO facts (guild_id, position, outcome, learned_at)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, position) DO NOTHING",
-                    Rows((guild_id, position, outcome, now) for position, outcome in facts),
-                ),
-                *([_snapshot(guild_id, snapshot, training=True)] if snapshot else []),
+                _add_facts(guild_id, game, facts, now=now),
+                *([_snapshot(guild_id, game, snapshot, training=True)] if snapshot else []),
             ]
         )
 

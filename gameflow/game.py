@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import engine
 from data import GameRecord
 from engine import Board, Lesson, Mark
 
@@ -21,10 +22,15 @@ class Game:
     updated_at: float
     ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
     opponent_id: int | None = None  # a member; None: the bot is the opponent
+    kind: str = "tictactoe"  # which game: a name of engine.GAMES
+
+    @property
+    def rules(self) -> engine.Game:
+        return engine.get_game(self.kind)
 
     @property
     def board(self) -> Board:
-        return Board.from_moves(self.moves)
+        return Board.from_moves(self.moves, game=self.kind)
 
     @property
     def player_mark(self) -> Mark:
@@ -83,6 +89,7 @@ class Game:
             record.updated_at,
             record.ended_by,
             record.opponent_id,
+            record.game,
         )
 
 
@@ -91,6 +98,6 @@ class Turn:
     """What one request did: the game as it now stands and what the bot did and learned."""
 
     game: Game
-    bot_cell: int | None = None  # the bot's reply, 0..8
+    bot_cell: int | None = None  # the bot's reply: a cell 0..8, or a column 0..W-1
     lessons: tuple[Lesson, ...] = ()
     memory_size: int = 0

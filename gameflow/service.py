@@ -32,7 +32,7 @@ from .brain import Brain, BrainFigures
 from .challenges import Challenges
 from .errors import GameError, busy_means_unchanged
 from .game import Game, Turn
-from .memories import MEMORIES_KEPT, ServerMemories
+from .memories import MEMORIES_KEPT, TICTACTOE, ServerMemories
 from .settings import ServerSettings
 from .training import Trainer
 
@@ -104,21 +104,22 @@ class GameService:
         return list(self._games.values())
 
     # --- memory -------------------------------------------------------------------
-    async def memory(self, guild_id: int) -> Memory:
-        """This server's memory, read from the store once and then kept."""
-        return await self.memories.get(guild_id)
+    async def memory(self, guild_id: int, game: str = TICTACTOE) -> Memory:
+        """This server's memory of ``game``, read from the store once and then kept."""
+        return await self.memories.get(guild_id, game)
 
-    def cached_memory(self, guild_id: int) -> Memory | None:
+    def cached_memory(self, guild_id: int, game: str = TICTACTOE) -> Memory | None:
         """The memory held for a server, if it has been read (for checks and tests)."""
-        return self.memories.cached(guild_id)
+        return self.memories.cached(guild_id, game)
 
-    async def reset_memory(self, guild_id: int) -> int:
-        async with self.memories.changing(guild_id):
+    async def reset_memory(self, guild_id: int, game: str = TICTACTOE) -> int:
+        async with self.memories.changing(guild_id, game):
+            empty = Memory(game=game)
             with busy_means_unchanged():
                 forgotten, version = await self.store.reset_memory(
-                    guild_id, snapshot=BrainFigures.of(Memory()).snapshot()
+                    guild_id, game=game, snapshot=BrainFigures.of(empty).snapshot()
                 )
-            self.memories.replace(guild_id, Memory(), version)
+            self.memories.replace(guild_id, empty, version)
         return forgotten
 
     # --- one request at a time per channel ------------------------------------------
@@ -163,20 +164,34 @@ class GameService:
 
     # --- the flow -----------------------------------------------------------------
     async def start(
-        self, guild_id: int, channel_id: int, player_id: int, *, bot_first: bool
+        self,
+        guild_id: int,
+        channel_id: int,
+        player_id: int,
+        *,
+        bot_first: bool,
+        game: str = TICTACTOE,
     ) -> Turn:
+        """Start a game of ``game`` against the bot (one game per channel, whatever the
+        game)."""
         if (running := self._games.get(channel_id)) is not None:
             raise GameError(self.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
         self.settings.check_channel(guild_id, channel_id)
         with self._one_request(channel_id):
-            memory = await self.memory(guild_id)
+            memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
-            moves = (engine.choose_move(memory, Board()),) if bot_first else ()
+            moves = (engine.choose_move(memory, Board(game=game)),) if bot_first else ()
             try:
                 async with self._storing(channel_id):
                     record = await self.store.start_game(
-                        guild_id, channel_id, player_id, bot_mark.name, moves, now=self.clock()
+                        guild_id,
+                        channel_id,
+                        player_id,
+                        bot_mark.name,
+                        moves,
+                        now=self.clock(),
+                        game=game,
                     )
             except ChannelBusyError as busy:  # another process or an old row got there first
                 self._games[channel_id] = Game.from_record(busy.game)
@@ -206,8 +221,9 @@ class GameService:
     async def move(
         self, channel_id: int, player_id: int, cell: int, *, expected_ply: int | None = None
     ) -> Turn:
-        """A member plays ``cell`` (1..9); the bot replies (in a game against it); a
-        finished game is learned from, whoever played it.
+        """A member plays ``cell`` (as people number them: a cell 1..9, a column 1..W); the
+        bot replies (in a game against it); a finished game is learned from, whoever
+        played it.
 
         ``expected_ply`` is the move count of the board the person was looking at (the
         buttons carry it), so a click on an out-of-date board is refused, not misapplied.
@@ -227,18 +243,21 @@ class GameService:
                 raise GameError(
                     f"It's <@{game.member_playing(board.turn)}>'s turn: wait for their move."
                 )
-            if not isinstance(cell, int) or not 1 <= cell <= 9:
+            rules = board.game
+            word = rules.move_word
+            if not isinstance(cell, int) or not 1 <= cell <= rules.move_count:
                 raise GameError(
-                    f"There is no cell {cell}. Pick a free cell from 1 to 9: "
-                    f"{cell_list(board.legal_moves)}."
+                    f"There is no {word} {cell}. Pick a free {word} from 1 to "
+                    f"{rules.move_count}: {cell_list(board.legal_moves)}."
                 )
             if cell - 1 not in board.legal_moves:
                 raise GameError(
-                    f"Cell {cell} is taken. Free cells: {cell_list(board.legal_moves)}."
+                    f"{word.capitalize()} {cell} is {rules.full_word}. Free {word}s: "
+                    f"{cell_list(board.legal_moves)}."
                 )
             board.push(cell - 1)
             bot_cell = None
-            memory = await self.memory(game.guild_id)
+            memory = await self.memory(game.guild_id, game.kind)
             if game.vs_bot and not board.is_game_over():
                 bot_cell = engine.choose_move(memory, board)
                 board.push(bot_cell)
@@ -320,39 +339,43 @@ class GameService:
         await self.store.set_message(game.id, message_id)
         return previous
 
-    async def record(self, guild_id: int, player_id: int | None = None) -> Record:
+    async def record(
+        self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
+    ) -> Record:
         """How this server's (or one player's) finished games against the bot went."""
-        return await self.store.record(guild_id, player_id)
+        return await self.store.record(guild_id, player_id, game=game)
 
-    async def records(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+    async def records(
+        self, guild_id: int, player_id: int, game: str = TICTACTOE
+    ) -> tuple[Record, MemberRecord]:
         """A player's finished games in this server: against the bot, and with members."""
         return (
-            await self.store.record(guild_id, player_id),
-            await self.store.member_record(guild_id, player_id),
+            await self.store.record(guild_id, player_id, game=game),
+            await self.store.member_record(guild_id, player_id, game=game),
         )
 
     async def leaderboard(
-        self, guild_id: int, player_id: int, by: str = "lessons"
+        self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
     ) -> tuple[list[Standing], Standing | None]:
         """The top 10 by ``by`` and the caller's own standing (``None`` if not ranked)."""
         if by not in LEADERBOARD_ORDERS:
             raise GameError(f"Rank by {', '.join(LEADERBOARD_ORDERS)}, not {by!r}.")
-        return await self.store.leaderboard(guild_id, by, player_id=player_id)
+        return await self.store.leaderboard(guild_id, by, player_id=player_id, game=game)
 
-    async def curve(self, guild_id: int) -> list[CurvePoint]:
+    async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
         """The server's learning curve: at most about 500 points, however long its history."""
-        return await self.store.curve(guild_id)
+        return await self.store.curve(guild_id, game=game)
 
-    async def stats(self, guild_id: int, player_id: int) -> Stats:
-        figures = self._figures(guild_id, await self.memory(guild_id))
+    async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
+        figures = self._figures(guild_id, await self.memory(guild_id, game))
         return Stats(
-            await self.store.record(guild_id),
-            await self.store.record(guild_id, player_id),
+            await self.store.record(guild_id, game=game),
+            await self.store.record(guild_id, player_id, game=game),
             figures.lessons,
             engine.Vulnerability(Mark.X, figures.ways_to_beat_as_x),
             engine.Vulnerability(Mark.O, figures.ways_to_beat_as_o),
-            await self.store.member_record(guild_id),
-            await self.store.member_record(guild_id, player_id),
+            await self.store.member_record(guild_id, game=game),
+            await self.store.member_record(guild_id, player_id, game=game),
         )
 
     # --- internals ----------------------------------------------------------------
@@ -424,11 +447,14 @@ class GameService:
         learning = result in PLAYED_OUT
         # A reset or an import must not interleave with learning and storing; the memory
         # is the current one, after any of them. If storing fails, the cache is dropped.
-        async with self.memories.changing(game.guild_id) as memory:
-            version = self.memories.version(game.guild_id)
+        async with self.memories.changing(game.guild_id, game.kind) as memory:
+            version = self.memories.version(game.guild_id, game.kind)
             if learning:
                 lessons = tuple(memory.learn(moves))
-            facts = [(engine.canonical(lesson.after), lesson.outcome.value) for lesson in lessons]
+            facts = [
+                (engine.canonical(lesson.after, game.kind), lesson.outcome.value)
+                for lesson in lessons
+            ]
             # what the bot knows now: the learning curve's next point, if it changed
             snapshot = self._figures(game.guild_id, memory, lessons).snapshot() if lessons else None
             now = self.clock()
@@ -445,10 +471,14 @@ class GameService:
                         ended_by=ended_by,
                         snapshot=snapshot,
                         memory_version=version if learning else None,
+                        game=game.kind,
                     )
                 except StaleGameError:
                     stale = learning and retry
-                    if stale and await self.store.memory_version(game.guild_id) != version:
+                    if (
+                        stale
+                        and await self.store.memory_version(game.guild_id, game.kind) != version
+                    ):
                         raise _StaleMemory from None
                     raise
         game = self._games.pop(game.channel_id, game)  # as it is now: its board message too

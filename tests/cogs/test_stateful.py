@@ -323,7 +323,7 @@ class BotUnderAttack(RuleBasedStateMachine):
 # Each finished game as seen by each of its members (the player, and a member opponent):
 # who won it, by the mark of the board or by the other's resignation.
 SIDES = """
-    SELECT guild_id, result, opponent_id IS NULL AS vs_bot, me,
+    SELECT guild_id, game, result, opponent_id IS NULL AS vs_bot, me,
         CASE result WHEN 'player_won' THEN player_id WHEN 'opponent_won' THEN opponent_id
             WHEN 'resigned' THEN CASE WHEN ended_by = player_id THEN opponent_id
                                       ELSE player_id END END AS winner
@@ -331,30 +331,31 @@ SIDES = """
 ONCE = "SELECT *, player_id AS me FROM games"
 FROM_EACH_SIDE = f"{ONCE} UNION ALL SELECT *, opponent_id FROM games WHERE opponent_id IS NOT NULL"
 RECOUNT_SERVERS = """
-    SELECT guild_id, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
+    SELECT guild_id, game, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
         SUM(vs_bot AND result = 'player_won'), SUM(vs_bot AND result = 'draw'),
         SUM(vs_bot AND result = 'abandoned'), SUM(NOT vs_bot),
         SUM(NOT vs_bot AND winner IS NOT NULL),
         SUM(NOT vs_bot AND result = 'draw'), SUM(NOT vs_bot AND result = 'abandoned')
-    FROM ({sides}) GROUP BY guild_id"""
+    FROM ({sides}) GROUP BY guild_id, game"""
 RECOUNT_PLAYERS = """
-    SELECT guild_id, me, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
+    SELECT guild_id, game, me, SUM(vs_bot), SUM(vs_bot AND result IN ('bot_won', 'resigned')),
         SUM(vs_bot AND result = 'player_won'), SUM(vs_bot AND result = 'draw'),
         SUM(vs_bot AND result = 'abandoned'), SUM(NOT vs_bot),
         SUM(NOT vs_bot AND COALESCE(winner = me, 0)),
         SUM(NOT vs_bot AND COALESCE(winner != me, 0)), SUM(NOT vs_bot AND result = 'draw')
-    FROM ({sides}) WHERE me != 0 GROUP BY guild_id, me"""
+    FROM ({sides}) WHERE me != 0 GROUP BY guild_id, game, me"""
 
 
 def assert_counts_match_games(db) -> None:
-    """The stats counters (kept per game) equal a recount of the games table. A member
-    forgotten from a game between members shows there as member 0, counted for nobody."""
+    """The stats counters (kept per server and game) equal a recount of the games table. A
+    member forgotten from a game between members shows there as member 0, counted for
+    nobody."""
     servers = set(db.execute(RECOUNT_SERVERS.format(sides=SIDES.format(games=ONCE))))
     assert (
         set(
             db.execute(
-                "SELECT guild_id, games, bot_wins, bot_losses, draws, unfinished, member_games,"
-                " member_decided, member_draws, member_unfinished FROM server_counts"
+                "SELECT guild_id, game, games, bot_wins, bot_losses, draws, unfinished,"
+                " member_games, member_decided, member_draws, member_unfinished FROM server_counts"
                 " WHERE games + member_games > 0"
             )
         )
@@ -362,7 +363,7 @@ def assert_counts_match_games(db) -> None:
     )
     players = set(db.execute(RECOUNT_PLAYERS.format(sides=SIDES.format(games=FROM_EACH_SIDE))))
     counted = db.execute(
-        "SELECT guild_id, player_id, games, bot_wins, bot_losses, draws, unfinished,"
+        "SELECT guild_id, game, player_id, games, bot_wins, bot_losses, draws, unfinished,"
         " member_games, member_wins, member_losses, member_draws FROM player_counts"
     )
     counted = set(counted)

@@ -434,3 +434,71 @@ async def test_writes_asked_for_at_once_each_land_or_fail_on_their_own(store):
     assert [r for i, r in enumerate(results) if i not in (3, 6)] == [None] * 5
     running = {g.id: (await store.running_game(50 + i)).moves for i, g in enumerate(games)}
     assert [running[g.id] for g in games] == [(4, 0)] * 3 + [()] + [(4, 0)] * 2
+
+
+async def test_each_game_has_its_own_memory_counters_curve_and_leaderboard(tmp_path, store):
+    from data import Snapshot
+
+    four = "connect4"
+    game = await store.start_game(1, 2, 3, "O", [], now=1.0, game=four)
+    assert game.game == four and (await store.running_game(2)).game == four
+    # one game per channel, whatever the game
+    with pytest.raises(ChannelBusyError):
+        await store.start_game(1, 2, 4, "O", [], now=1.0)
+    await store.finish_game(
+        game.id, 1, [], [0, 1, 0, 1, 0, 1, 0], "player_won",
+        [("....X...X.O.X.O.", "loss")], now=2.0, game=four,
+        snapshot=Snapshot(1, 5, 6), memory_version=0,
+    )  # fmt: skip
+    tic_game = await store.start_game(1, 2, 3, "O", [4], now=3.0)
+    await store.finish_game(tic_game.id, 1, [4], [4], "abandoned", now=4.0)
+    assert await store.load_facts(1, four) == [("....X...X.O.X.O.", "loss")]
+    assert await store.load_facts(1) == []
+    assert await store.record(1, game=four) == Record(1, 0, 1, 0, 0)
+    assert await store.record(1) == Record(1, 0, 0, 0, 1)
+    assert (await store.record(1, 3, game=four)).bot_losses == 1
+    (point,) = await store.curve(1, game=four)
+    assert (point.games, point.lessons, point.beat_x) == (1, 1, 5)
+    assert await store.curve(1) == []
+    standings, _ = await store.leaderboard(1, "lessons", game=four)
+    assert [(s.player_id, s.lessons) for s in standings] == [(3, 1)]
+    assert (await store.leaderboard(1, "lessons"))[0] == []
+    # a reset or an import of one game leaves the other's memory alone
+    forgotten, version = await store.reset_memory(1, game=four)
+    assert (forgotten, version) == (1, 1)
+    assert await store.memory_version(1) == 0 and await store.memory_version(1, four) == 1
+    # forgetting a member covers every game
+    record, _ = await store.forget_player(1, 3)
+    assert record.games == 2 and record.bot_losses == 1
+    assert_recount(store, tmp_path)
+
+
+async def test_an_upgraded_database_keeps_its_rows_as_tic_tac_toe(tmp_path):
+    from data.migrations import MIGRATIONS
+
+    path = tmp_path / "before-games.sqlite3"
+    with sqlite3.connect(path) as db:
+        for step in MIGRATIONS[:-1]:
+            for sql in step:
+                db.execute(sql)
+        db.execute(
+            "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves, result,"
+            " started_at, updated_at) VALUES (1, 5, 3, 'O', '40', 'running', 1, 1)"
+        )
+        db.execute("UPDATE games SET result = 'player_won', ended_at = 2")
+        db.execute("INSERT INTO facts VALUES (1, 'OXO.X....', 'loss', 2.0, 1)")
+        db.execute("INSERT INTO memory_versions VALUES (1, 4)")
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    store = await Store.open(path)
+    try:
+        assert await store.load_memory(1) == ([("OXO.X....", "loss")], 4)
+        assert await store.load_memory(1, "connect4") == ([], 0)
+        assert await store.record(1) == Record(1, 0, 1, 0, 0)
+        assert await store.record(1, game="connect4") == Record()
+        assert (await store.record(1, 3)).bot_losses == 1
+    finally:
+        await store.close()
+    from tests.cogs.test_stateful import assert_counts_match_games
+
+    with sqlite3.connect(path) as db:
+        assert_counts_match_games(db)

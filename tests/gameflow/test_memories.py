@@ -58,6 +58,14 @@ async def test_a_change_to_an_evicted_server_is_seen_by_the_next_reader(store):
     assert memories._locks == {}  # no lock is kept once nobody holds or awaits it
 
 
+TICTACTOE = "tictactoe"
+
+
+def servers(cache) -> list[int]:
+    """The servers of a cache's tic-tac-toe memories, least recently used first."""
+    return [guild_id for guild_id, game in cache if game == TICTACTOE]
+
+
 async def test_beyond_the_last_used_servers_the_cache_keeps_bare_tables_out_of_gc(store):
     """The most recently used servers are Memory objects; the rest of the cache holds their
     tables, untracked by the garbage collector, and wraps one again, exactly, when used."""
@@ -66,14 +74,14 @@ async def test_beyond_the_last_used_servers_the_cache_keeps_bare_tables_out_of_g
     memories = ServerMemories(store, kept=4, hot_kept=2)
     for guild_id in (1, 2, 3, 4):
         await memories.get(guild_id)
-    assert len(memories) == 4 and list(memories._memories) == [3, 4]
-    assert list(memories._tables) == [1, 2]
+    assert len(memories) == 4 and servers(memories._memories) == [3, 4]
+    assert servers(memories._tables) == [1, 2]
     assert not any(gc.is_tracked(table) for table in memories._tables.values())
-    table = memories._tables[1]
+    table = memories._tables[1, TICTACTOE]
     again = await memories.get(1)  # no store read: its own table, wrapped
     assert again.table is table and again == expected[1] and len(again) == len(expected[1])
     assert await memories.get(1) is again  # the same object while it is among the last used
-    assert list(memories._tables) == [2, 3]
+    assert servers(memories._tables) == [2, 3]
 
 
 async def test_what_a_server_learns_stays_through_its_table_and_back(store):
@@ -81,7 +89,7 @@ async def test_what_a_server_learns_stays_through_its_table_and_back(store):
     async with memories.changing(1) as memory:
         lessons = memory.learn([0, 3, 1, 4, 2])
     await memories.get(2)  # server 1 is now a bare table
-    assert 1 in memories._tables
+    assert (1, TICTACTOE) in memories._tables
     back = await memories.get(1)
     assert back is not memory and back == memory and len(back) == len(lessons) > 0
 
@@ -92,7 +100,29 @@ async def test_a_server_being_changed_stays_one_memory_object(store):
     async with memories.changing(1) as memory:
         for other in (2, 3, 4):
             await memories.get(other)
-        assert memories._memories.get(1) is memory and 1 not in memories._tables
+        assert memories._memories.get((1, TICTACTOE)) is memory
+        assert (1, TICTACTOE) not in memories._tables
         memory.learn([0, 3, 1, 4, 2])
     await memories.get(5)  # once the change is done, it may cool like any other
-    assert 1 in memories._tables
+    assert (1, TICTACTOE) in memories._tables
+
+
+async def test_each_game_of_a_server_has_its_own_memory_and_the_cache_is_bounded_in_bytes(
+    store,
+):
+    import engine
+
+    four = engine.Memory(game="connect4")
+    engine.train(four, 2_000, seed=1)
+    await store.add_facts(1, [(f.position, f.outcome.value) for f in four], game="connect4", now=1)
+    memories = ServerMemories(store, kept=10, hot_kept=1, bytes_kept=four.nbytes)
+    tic = await memories.get(1)
+    loaded = await memories.get(1, "connect4")
+    assert tic.game.name == TICTACTOE and len(tic) == 0
+    assert loaded == four and loaded.game.name == "connect4"
+    # server 1's memories cool to bare tables, 191 bytes too many: the older one goes
+    await memories.get(2)
+    assert list(memories._tables) == [(1, "connect4")]
+    assert memories._table_bytes == four.nbytes and len(memories) == 2
+    assert await memories.get(1, "connect4") == four
+    assert await memories.get(1) == tic  # read back from the store
