@@ -146,7 +146,7 @@ class ConnectFour(Game):
     def spell(self, code: int) -> str:
         return "".join(".XO"[cell] for cell in self.cells(code))
 
-    def parse(self, position: str) -> int:
+    def parse(self, position: str, *, checked: bool = True) -> int:
         width, height = self.width, self.height
         if not isinstance(position, str) or len(position) != width * height:
             raise ValueError(
@@ -169,31 +169,56 @@ class ConnectFour(Game):
                 f |= (ch == "X") << row
                 h += 1
             code |= (f | 1 << h) << shift
-        if not self._reachable(code):
+        if checked and not self._reachable(code):
             raise ValueError(f"position {position!r} cannot arise in a legal game")
         return code
 
     def _reachable(self, code: int) -> bool:
         """Whether legal play reaches ``code``: its stones can be taken back one by one,
-        each the top of its column and of the player who moved last, through positions
-        where nobody had four in a row yet (only the last move may have made one)."""
+        each the top of its column and of the player who moved last, and the first one
+        taken back leaves nobody with four in a row (only the last move may have made
+        one; taking stones away never makes one)."""
         xs, stones, count = self._boards(code)
         x_count = xs.bit_count()
         if not count - x_count <= x_count <= count - x_count + 1:
             return False
         if self._aligned(xs if count % 2 == 0 else stones ^ xs):  # the player to move won?
             return False
-        seen: set[int] = set()
+        if count == 0:
+            return True
+        column, height = self._column, self._height
+        # each column's stones from the bottom: True for X
+        columns = [
+            [bool(f >> row & 1) for row in range(height[f])]
+            for f in (code >> shift & column for shift in self._shifts)
+        ]
+        heights = [len(c) for c in columns]
+        last_x = count % 2 == 1
+        won = self.winner(code) != 0
+        failed: set[tuple[int, ...]] = set()
 
-        def back(code: int, count: int) -> bool:
-            if count == 0:
+        def back(heights: list[int], x_moved: bool, left: int) -> bool:
+            if left == 0:
                 return True
-            if code in seen:
+            key = tuple(heights)
+            if key in failed:
                 return False
-            seen.add(code)
-            for before in self.parents(code):
-                if self.winner(before) == 0 and back(before, count - 1):
-                    return True
+            for c, h in enumerate(heights):
+                if h and columns[c][h - 1] is x_moved:
+                    heights[c] -= 1
+                    if back(heights, not x_moved, left - 1):
+                        return True
+                    heights[c] += 1
+            failed.add(key)
             return False
 
-        return back(code, count)
+        for before in self.parents(code) if won else (None,):
+            if before is not None:
+                if self.winner(before):
+                    continue
+                heights = [self._height[before >> shift & column] for shift in self._shifts]
+                if back(heights, not last_x, count - 1):
+                    return True
+            elif back(heights, last_x, count):
+                return True
+        return False

@@ -61,8 +61,10 @@ class Game:
     turn: Callable[[int], int]
     key: Callable[[int], int]
 
-    def parse(self, position: str) -> int:
-        """The code of a position string; ``ValueError`` if it cannot arise in play."""
+    def parse(self, position: str, *, checked: bool = True) -> int:
+        """The code of a position string; ``ValueError`` if it cannot arise in play.
+        ``checked=False`` skips the search of a legal order of play, for positions this
+        engine wrote itself (a memory read back from its store)."""
         raise NotImplementedError
 
     def spell(self, code: int) -> str:

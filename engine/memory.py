@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .games import Game, Mark, get_game
-from .tables import DenseTable, SparseTable, sparse_typecode
+from .tables import DenseTable, SparseTable, sparse_data, sparse_typecode
 
 Table = DenseTable | SparseTable
 
@@ -100,16 +100,44 @@ class Memory:
             else:
                 self.add(*fact)
 
+    @classmethod
+    def stored(cls, facts: Iterable[tuple[str, str]], *, game: str | Game = "tictactoe") -> Memory:
+        """A memory of facts this engine proved and a store kept (``(position, outcome)``):
+        each is read for its key, without the search of a legal order of play that
+        :meth:`add` makes for a position from outside, and the table is built at once. A
+        server's memory is read back this way whenever it is not cached."""
+        memory = cls(game=game)
+        game = memory.game
+        parse, key = game.parse, game.key
+        values = {
+            key(parse(position, checked=False)): VALUES[_OUTCOME_OF[outcome]]
+            for position, outcome in facts
+        }
+        if game.slots is None:
+            memory._table = new_table(game, sparse_data(memory._table.data.typecode, values))
+        else:
+            for slot, value in values.items():
+                memory._table.set(slot, value)
+        memory._size = len(values)
+        return memory
+
     # --- reading ------------------------------------------------------------------
     def __len__(self) -> int:
         return self._size
 
     def __iter__(self) -> Iterator[Fact]:
         """The facts in a stable order, each in its canonical orientation."""
+        for key, value in self.items():
+            yield self.fact(key, value)
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        """The facts as ``(key, value)``, in the order of :meth:`__iter__`, unspelled."""
         game = self.game
-        keys = game.keys() if game.slots is not None else None
-        for key, value in self._table.items(keys):
-            yield Fact(game.spell(game.key_code(key)), OUTCOMES[value])
+        return self._table.items(game.keys() if game.slots is not None else None)
+
+    def fact(self, key: int, value: int) -> Fact:
+        """An item of :meth:`items` as a :class:`Fact`."""
+        return Fact(self.game.spell(self.game.key_code(key)), OUTCOMES[value])
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -234,8 +234,8 @@ class TicTacToe(Game):
         self.key = SLOT.__getitem__
         self.canonical = CANON.__getitem__
 
-    def parse(self, position: str) -> int:
-        return string_to_code(position)
+    def parse(self, position: str, *, checked: bool = True) -> int:
+        return string_to_code(position)  # one lookup: always checked
 
     def spell(self, code: int) -> str:
         return code_to_string(code)

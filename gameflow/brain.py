@@ -17,11 +17,18 @@ from data import Snapshot, Store
 from engine import LOSS, WIN, Board, Mark, Memory, Outcome
 
 from .errors import GameError, busy_means_unchanged
-from .memories import ServerMemories
+from .memories import TICTACTOE, ServerMemories
 
 ImportMode = Literal["merge", "replace"]
 MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 KiB
 MAX_IMPORT_FACTS = 10_000  # a complete memory has fewer than 1,000
+# Connect Four memories are larger: 4x4 has 80,540 positions a lesson can be about, and a
+# 5x4 memory of 45,000 lessons (300,000 games) exports to about 3 MiB
+IMPORT_LIMITS = {
+    TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
+    "connect4": (8 << 20, 80_540),
+    "connect4-5x4": (16 << 20, 200_000),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,40 +68,49 @@ class BrainView:
     """What the memory knows of one position, for the player to move."""
 
     board: Board
-    outlook: dict[int, Outcome | None]  # free cell 0..8 -> proven WIN / LOSS / unknown
-    choice: int  # the cell the bot would play, 0..8
+    outlook: dict[int, Outcome | None]  # legal move (0-based) -> proven WIN / LOSS / unknown
+    choice: int  # the move the bot would play, 0-based
     why: str
 
 
-WHY = {
-    WIN: "a proven win",
-    None: "the first cell not known to lose",
-    LOSS: "every move there is known to lose, so the first free cell",
-}
+def why_text(outcome: Outcome | None, word: str) -> str:
+    """Why the bot chose its move: ``word`` is "cell" or "column"."""
+    naive = "first free cell" if word == "cell" else "leftmost column"
+    return {
+        WIN: "a proven win",
+        None: f"the {naive} not known to lose",
+        LOSS: f"every move there is known to lose, so the {naive}",
+    }[outcome]
 
 
-CELL_NAMES = tuple("123456789")
+EXAMPLES = {TICTACTOE: "5 1 9", "connect4": "2 3 3", "connect4-5x4": "3 3 4"}
 
 
-def parse_moves(text: str) -> tuple[int, ...]:
-    """Cells 1..9 in play order, as people type them ("5 1 9"), as cells 0..8 of a
-    position that is not over yet; raise :class:`GameError` saying what is wrong."""
-    board = Board()
+def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
+    """Moves in play order as people type them (cells 1..9, "5 1 9"; columns 1..W,
+    "2 3 3"), as 0-based moves of a position that is not over yet; raise
+    :class:`GameError` saying what is wrong."""
+    board = Board(game=game)
+    rules = board.game
+    word, names = rules.move_word, [str(n) for n in range(1, rules.move_count + 1)]
     tokens = text.replace(",", " ").split()
     for index, token in enumerate(tokens):
-        if token not in CELL_NAMES:
+        if token not in names:
             raise GameError(
-                f"`{token}` is not a cell. Give cells 1 to 9 in play order, such as `5 1 9`."
+                f"`{token}` is not a {word}. Give {word}s 1 to {rules.move_count} in play "
+                f"order, such as `{EXAMPLES[game]}`."
             )
         if board.is_game_over():
             raise GameError(
                 f"The game is over after {index} moves ({outcome_text(board)}), "
                 f"so `{text}` goes too far."
             )
-        cell = int(token) - 1
-        if board.cell(cell) is not None:
-            raise GameError(f"Cell {token} is played twice in `{text}`.")
-        board.push(cell)
+        move = int(token) - 1
+        if move not in board.legal_moves:
+            if rules.move_word == "cell":
+                raise GameError(f"Cell {token} is played twice in `{text}`.")
+            raise GameError(f"Column {token} is full by move {index + 1} of `{text}`.")
+        board.push(move)
     if board.is_game_over():
         raise GameError(
             f"After `{text}` the game is over ({outcome_text(board)}): nothing is left to decide."
@@ -112,18 +128,20 @@ class BrainChange:
     after: BrainFigures
 
 
-def check_file_size(size: int) -> None:
+def check_file_size(size: int, max_bytes: int = MAX_IMPORT_BYTES) -> None:
     """Refuse a memory file too big to read (before it is even downloaded)."""
-    if size > MAX_IMPORT_BYTES:
+    if size > max_bytes:
         raise GameError(
-            f"That file has {size:,} bytes; a memory file may have at most 1 MiB "
-            f"({MAX_IMPORT_BYTES:,} bytes). Nothing was changed."
+            f"That file has {size:,} bytes; a memory file may have at most "
+            f"{max_bytes >> 20} MiB ({max_bytes:,} bytes). Nothing was changed."
         )
 
 
-def read_memory_file(data: bytes) -> Memory:
-    """Check an uploaded memory file completely; raise :class:`GameError` saying what is wrong."""
-    check_file_size(len(data))
+def read_memory_file(data: bytes, game: str = TICTACTOE) -> Memory:
+    """Check an uploaded memory file of ``game`` completely; raise :class:`GameError`
+    saying what is wrong."""
+    max_bytes, max_facts = IMPORT_LIMITS[game]
+    check_file_size(len(data), max_bytes)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -133,19 +151,24 @@ def read_memory_file(data: bytes) -> Memory:
         ) from None
     try:
         document: Any = json.loads(text)
+    except RecursionError:
+        raise GameError(
+            "That file is not a memory: its JSON is nested too deeply. Import a file made by "
+            "`/ttt-admin export`. Nothing was changed."
+        ) from None
     except ValueError as error:
         raise GameError(
             f"That file is not JSON ({error}). Import a file made by `/ttt-admin export`. "
             "Nothing was changed."
         ) from None
     facts = document.get("facts") if isinstance(document, dict) else None
-    if isinstance(facts, list) and len(facts) > MAX_IMPORT_FACTS:
+    if isinstance(facts, list) and len(facts) > max_facts:
         raise GameError(
             f"That file has {len(facts):,} facts; a memory file may have at most "
-            f"{MAX_IMPORT_FACTS:,}. Nothing was changed."
+            f"{max_facts:,}. Nothing was changed."
         )
     try:
-        return engine.import_memory(document)
+        return engine.import_memory(document, game=game)
     except engine.MemoryFormatError as error:
         raise GameError(f"I can't import that file: {error}. Nothing was changed.") from None
 
@@ -174,25 +197,28 @@ class Brain:
         self.memories = memories
         self.clock = clock
 
-    async def figures(self, guild_id: int) -> BrainFigures:
-        return BrainFigures.of(await self.memories.get(guild_id))
+    async def figures(self, guild_id: int, game: str = TICTACTOE) -> BrainFigures:
+        return BrainFigures.of(await self.memories.get(guild_id, game))
 
-    async def view(self, guild_id: int, moves: tuple[int, ...]) -> BrainView:
+    async def view(self, guild_id: int, moves: tuple[int, ...], game: str = TICTACTOE) -> BrainView:
         """What the bot knows after ``moves`` (a position not over yet). Changes nothing."""
-        board = Board.from_moves(moves)
-        memory = await self.memories.get(guild_id)
+        board = Board.from_moves(moves, game=game)
+        memory = await self.memories.get(guild_id, game)
         known = engine.outlook(memory, board)
         choice = engine.choose_move(memory, board)
-        return BrainView(board, known, choice, WHY[known[choice]])
+        return BrainView(board, known, choice, why_text(known[choice], board.game.move_word))
 
-    async def export(self, guild_id: int) -> dict[str, Any]:
-        """The server's memory as a ``ttt-memory`` version 1 document."""
-        return engine.export_memory(await self.memories.get(guild_id))
+    async def export(self, guild_id: int, game: str = TICTACTOE) -> dict[str, Any]:
+        """The server's memory of ``game`` as a ``ttt-memory`` version 1 document."""
+        return engine.export_memory(await self.memories.get(guild_id, game))
 
-    async def plan_import(self, guild_id: int, data: bytes, mode: ImportMode) -> ImportPlan:
-        """What importing ``data`` would change; nothing changes yet."""
-        document = read_memory_file(data)
-        current = await self.memories.get(guild_id)
+    async def plan_import(
+        self, guild_id: int, data: bytes, mode: ImportMode, game: str = TICTACTOE
+    ) -> ImportPlan:
+        """What importing ``data`` into the memory of ``game`` would change; nothing
+        changes yet."""
+        document = read_memory_file(data, game)
+        current = await self.memories.get(guild_id, game)
         result = combine(current, document, mode)
         new = sum(current.outcome(fact.position) is None for fact in document)
         return ImportPlan(
@@ -207,7 +233,8 @@ class Brain:
 
     async def apply_import(self, plan: ImportPlan) -> BrainChange:
         """Import, in one transaction, into the memory as it is now."""
-        async with self.memories.changing(plan.guild_id) as current:
+        game = plan.document.game.name
+        async with self.memories.changing(plan.guild_id, game) as current:
             result = combine(current, plan.document, plan.mode)
             replace = plan.mode == "replace"
             facts = [
@@ -220,6 +247,7 @@ class Brain:
                 version = await self.store.add_facts(
                     plan.guild_id,
                     facts,
+                    game=game,
                     replace=replace,
                     now=self.clock(),
                     snapshot=after.snapshot(),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from data import ChallengeRecord, StaleGameError
 
 from .errors import GameError, busy_means_unchanged
-from .game import Turn
+from .game import COMMANDS, Turn
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -24,10 +24,12 @@ if TYPE_CHECKING:
 CHALLENGE_SECONDS = 60
 FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
 
-NO_LONGER_OPEN = (
-    "That challenge is no longer open: it was answered, withdrawn or has expired. "
-    "`/ttt challenge` starts a new one."
-)
+
+def no_longer_open(command: str) -> str:
+    return (
+        "That challenge is no longer open: it was answered, withdrawn or has expired. "
+        f"`{command} challenge` starts a new one."
+    )
 
 
 class Challenges:
@@ -73,19 +75,24 @@ class Challenges:
         *,
         opponent_is_bot: bool = False,
         opponent_is_me: bool = False,
+        game: str = "tictactoe",
     ) -> ChallengeRecord:
-        """Invite ``opponent_id`` (or, with ``None``, anyone) to a game in this channel."""
+        """Invite ``opponent_id`` (or, with ``None``, anyone) to a game of ``game`` in this
+        channel."""
+        command = COMMANDS[game]
         if opponent_id == challenger_id:
             raise GameError(
                 "You can't challenge yourself. Name another member, or leave `opponent` "
                 "empty for an open challenge anyone may accept."
             )
         if opponent_is_me:
-            raise GameError("To play me, use `/ttt play`. `/ttt challenge` is for members.")
+            raise GameError(
+                f"To play me, use `{command} play`. `{command} challenge` is for members."
+            )
         if opponent_is_bot:
             raise GameError(
                 f"<@{opponent_id}> is a bot and can't play. Challenge a member, or play me "
-                "with `/ttt play`."
+                f"with `{command} play`."
             )
         if first not in FIRST_CHOICES:
             raise GameError(f"`first` is one of {', '.join(FIRST_CHOICES)}, not {first!r}.")
@@ -103,11 +110,12 @@ class Challenges:
                 first,
                 now=now,
                 expires_at=now + CHALLENGE_SECONDS,
+                game=game,
             )
         if challenge is None:  # another process got there first
             raise GameError(
                 "A game or a challenge has just started in this channel. "
-                "`/ttt board` shows a game; otherwise try again in a minute."
+                f"`{command} board` shows a game; otherwise try again in a minute."
             )
         self._waiting[channel_id] = challenge
         return challenge
@@ -121,9 +129,12 @@ class Challenges:
     def _live(self, challenge_id: int) -> ChallengeRecord:
         challenge = self.find(challenge_id)
         if challenge is None:
-            raise GameError(NO_LONGER_OPEN)
+            raise GameError(no_longer_open("/ttt"))
         if challenge.expires_at <= self.games.clock():
-            raise GameError("That challenge has expired. `/ttt challenge` starts a new one.")
+            raise GameError(
+                f"That challenge has expired. `{COMMANDS[challenge.game]} challenge` starts "
+                "a new one."
+            )
         return challenge
 
     async def accept(self, challenge_id: int, member_id: int) -> Turn:
@@ -137,7 +148,7 @@ class Challenges:
         if challenge.opponent_id is not None and member_id != challenge.opponent_id:
             raise GameError(
                 f"This challenge is for <@{challenge.opponent_id}>. "
-                "Start your own with `/ttt challenge`."
+                f"Start your own with `{COMMANDS[challenge.game]} challenge`."
             )
         first = challenge.first if challenge.first != "random" else self.coin.choice(("me", "them"))
         # the opponent (the member accepting) plays O when the challenger moves first
@@ -153,10 +164,10 @@ class Challenges:
                 )
         except StaleGameError:
             self._forget(challenge)
-            raise GameError(NO_LONGER_OPEN) from None
+            raise GameError(no_longer_open(COMMANDS[challenge.game])) from None
         self._forget(challenge)
         game = self.games.adopt(record)
-        memory = await self.games.memory(game.guild_id)
+        memory = await self.games.memory(game.guild_id, game.kind)
         return Turn(game, memory_size=len(memory))
 
     async def decline(self, challenge_id: int, member_id: int) -> tuple[ChallengeRecord, str]:

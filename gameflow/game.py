@@ -8,6 +8,9 @@ import engine
 from data import GameRecord
 from engine import Board, Lesson, Mark
 
+# The slash command group each game is played with (both Connect Four boards: /connect4).
+COMMANDS = {"tictactoe": "/ttt", "connect4": "/connect4", "connect4-5x4": "/connect4"}
+
 
 @dataclass(frozen=True, slots=True)
 class Game:
@@ -27,6 +30,11 @@ class Game:
     @property
     def rules(self) -> engine.Game:
         return engine.get_game(self.kind)
+
+    @property
+    def command(self) -> str:
+        """The slash command group it is played with: ``/ttt``, ``/connect4``."""
+        return COMMANDS[self.kind]
 
     @property
     def board(self) -> Board:

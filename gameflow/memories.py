@@ -172,7 +172,7 @@ class ServerMemories:
         memory = self._held(key)
         if memory is None:
             facts, version = await self.store.load_memory(*key)
-            memory = Memory(facts, game=key[1])
+            memory = Memory.stored(facts, game=key[1])
             self._set_version(key, version)
             self._keep(key, memory)
         return memory

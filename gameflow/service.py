@@ -46,10 +46,12 @@ class _StaleMemory(Exception):
 # games played to the end: learned from (not a resignation or an abandoned game)
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
-GAME_MOVED_ON = (
-    "That game changed while I was handling your request (another copy of me got there "
-    "first), so nothing was played. `/ttt board` shows the game as it is now."
-)
+
+def game_moved_on(command: str) -> str:
+    return (
+        "That game changed while I was handling your request (another copy of me got there "
+        f"first), so nothing was played. `{command} board` shows the game as it is now."
+    )
 
 
 def cell_list(cells) -> str:
@@ -140,20 +142,29 @@ class GameService:
     def running_game(self, channel_id: int) -> Game | None:
         return self._games.get(channel_id)
 
-    def _own_game(self, channel_id: int, member_id: int) -> Game:
-        """The channel's game, if ``member_id`` plays in it."""
+    def _own_game(self, channel_id: int, member_id: int, command: str | None = None) -> Game:
+        """The channel's game, if ``member_id`` plays in it (and, with ``command``, if it is
+        played with that slash command group, such as ``/connect4``)."""
         game = self._games.get(channel_id)
         if game is None:
-            raise GameError("No game is running in this channel. Start one with `/ttt play`.")
+            raise GameError(
+                f"No game is running in this channel. Start one with `{command or '/ttt'} play`."
+            )
         if member_id not in game.members:
             players = (
                 f"This is <@{game.player_id}>'s game"
                 if game.vs_bot
                 else f"This game is between <@{game.player_id}> and <@{game.opponent_id}>"
             )
+            mine = command or game.command
             raise GameError(
-                f"{players}. Wait for it to end, then start your own with `/ttt play` "
-                "or `/ttt challenge`."
+                f"{players}. Wait for it to end, then start your own with `{mine} play` "
+                f"or `{mine} challenge`."
+            )
+        if command is not None and command != game.command:
+            raise GameError(
+                f"The game in this channel is {game.rules.title}: play it with "
+                f"`{game.command} move` or its board's buttons."
             )
         return game
 
@@ -205,8 +216,9 @@ class GameService:
     def busy_channel_text(game: Game, member_id: int) -> str:
         if member_id in game.members:
             return (
-                "You already have a game running in this channel. `/ttt board` shows it; "
-                "`/ttt resign` gives it up so you can start another."
+                f"You already have a game of {game.rules.title} running in this channel. "
+                f"`{game.command} board` shows it; `{game.command} resign` gives it up so "
+                "you can start another."
             )
         playing = (
             f"<@{game.player_id}> is"
@@ -219,7 +231,13 @@ class GameService:
         )
 
     async def move(
-        self, channel_id: int, player_id: int, cell: int, *, expected_ply: int | None = None
+        self,
+        channel_id: int,
+        player_id: int,
+        cell: int,
+        *,
+        expected_ply: int | None = None,
+        command: str | None = None,
     ) -> Turn:
         """A member plays ``cell`` (as people number them: a cell 1..9, a column 1..W); the
         bot replies (in a game against it); a finished game is learned from, whoever
@@ -227,14 +245,17 @@ class GameService:
 
         ``expected_ply`` is the move count of the board the person was looking at (the
         buttons carry it), so a click on an out-of-date board is refused, not misapplied.
+        ``command``: the slash command group the move came from, to refuse a move of
+        another game.
         """
-        self._own_game(channel_id, player_id)  # "no game" outranks "busy"
+        self._own_game(channel_id, player_id, command)  # "no game" outranks "busy"
         with self._one_request(channel_id):
-            game = self._own_game(channel_id, player_id)  # it may have ended while we waited
+            # it may have ended while we waited
+            game = self._own_game(channel_id, player_id, command)
             if expected_ply is not None and expected_ply != game.ply:
                 raise GameError(
                     "That board is out of date: a move was played since. "
-                    "Use the newest board, or `/ttt board` to see it."
+                    f"Use the newest board, or `{game.command} board` to see it."
                 )
             board = game.board
             if board.turn is not game.mark_of(player_id):
@@ -271,12 +292,12 @@ class GameService:
                 return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
 
-    async def resign(self, channel_id: int, member_id: int) -> Turn:
+    async def resign(self, channel_id: int, member_id: int, command: str | None = None) -> Turn:
         """A player gives up: the other side wins. In a game between members, who
         resigned is kept, to know who won."""
-        self._own_game(channel_id, member_id)
+        self._own_game(channel_id, member_id, command)
         with self._one_request(channel_id):
-            game = self._own_game(channel_id, member_id)
+            game = self._own_game(channel_id, member_id, command)
             return await self._finish(
                 game, game.moves, "resigned", ended_by=None if game.vs_bot else member_id
             )
@@ -300,7 +321,7 @@ class GameService:
         if running:
             raise GameError(
                 f"You have a game running in <#{running[0].channel_id}>. Finish it or "
-                "`/ttt resign` first, then ask again. Nothing was deleted."
+                f"`{running[0].command} resign` first, then ask again. Nothing was deleted."
             )
         with busy_means_unchanged():
             return await self.store.forget_player(guild_id, player_id)
@@ -399,12 +420,13 @@ class GameService:
             with busy_means_unchanged():
                 yield
         except StaleGameError:
+            known = self._games.get(channel_id)
             record = await self.store.running_game(channel_id)
             if record is None:
                 self._games.pop(channel_id, None)
             else:
-                self._games[channel_id] = Game.from_record(record)
-            raise GameError(GAME_MOVED_ON) from None
+                known = self._games[channel_id] = Game.from_record(record)
+            raise GameError(game_moved_on(known.command if known else "/ttt")) from None
 
     @staticmethod
     def _result_of(game: Game, board: Board) -> str:

@@ -23,7 +23,7 @@ from data import Shards, Store, StoreBusyError, TrainingRecord
 from . import training_worker
 from .brain import BrainFigures
 from .errors import GameError, busy_means_unchanged
-from .memories import ServerMemories
+from .memories import TICTACTOE, ServerMemories
 
 Opponent = Literal["random", "self", "teacher"]
 OPPONENTS: tuple[Opponent, ...] = ("random", "self", "teacher")
@@ -49,6 +49,7 @@ class TrainingProgress:
     after: BrainFigures | None = None  # once it has ended
     ended_by: int | None = None  # the admin who cancelled it
     error: str | None = None
+    game: str = TICTACTOE  # which game's memory it trains
 
     @property
     def games_per_second(self) -> float:
@@ -69,9 +70,12 @@ class TrainingRun:
         opponent: Opponent,
         games: int,
         before: BrainFigures,
+        game: str = TICTACTOE,
     ) -> None:
         self.trainer, self.run_id, self.guild_id = trainer, run_id, guild_id
         self.opponent, self.games, self.before = opponent, games, before
+        self.game = game
+        memory = trainer.memories.cached(guild_id, game)
         self.cancelled_by: int | None = None
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         self._reports, sender = context.Pipe(duplex=False)
@@ -79,7 +83,8 @@ class TrainingRun:
         self._process = context.Process(
             target=training_worker.run,
             args=(
-                [(f.position, f.outcome.value) for f in trainer.memories.cached(guild_id) or ()],
+                game,
+                [(f.position, f.outcome.value) for f in memory or ()],
                 opponent,
                 games,
                 None,
@@ -181,6 +186,7 @@ class TrainingRun:
             after,
             self.cancelled_by,
             self._error,
+            self.game,
         )
 
     def _reports_ready(self) -> list[tuple]:
@@ -201,7 +207,7 @@ class TrainingRun:
     async def _save(self) -> BrainFigures | None:
         """Merge the pending facts and commit them with the progress; return the figures
         if the run has ended."""
-        async with self.trainer.memories.changing(self.guild_id) as memory:
+        async with self.trainer.memories.changing(self.guild_id, self.game) as memory:
             new = [(p, o) for p, o in dict(self._pending).items() if memory.outcome(p) is None]
             for position, outcome in new:  # if the commit fails, `changing` drops the cache
                 memory.add(position, outcome)
@@ -217,6 +223,7 @@ class TrainingRun:
                 now=self.trainer.clock(),
                 ended_by=self.cancelled_by,
                 snapshot=after.snapshot() if after else None,
+                game=self.game,
             )
         self._learned += len(new)
         self._pending, self._unsaved = [], False
@@ -244,9 +251,16 @@ class Trainer:
         return self._runs.get(guild_id)
 
     async def start(
-        self, guild_id: int, channel_id: int, admin_id: int, opponent: str, games: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        admin_id: int,
+        opponent: str,
+        games: int,
+        game: str = TICTACTOE,
     ) -> TrainingRun:
-        """Prepare a run (``updates()`` starts it); refuse a bad or a second request."""
+        """Prepare a run of ``game``'s memory (``updates()`` starts it); refuse a bad or a
+        second request: one training per server, whatever the game."""
         if opponent not in OPPONENTS:
             raise GameError(
                 f"The opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}."
@@ -265,12 +279,12 @@ class Trainer:
                 "I'm training for other servers right now and have no core to spare. "
                 "Try again in a minute."
             )
-        before = BrainFigures.of(await self.memories.get(guild_id))
+        before = BrainFigures.of(await self.memories.get(guild_id, game))
         with busy_means_unchanged():
             run_id = await self.store.start_training(
-                guild_id, channel_id, admin_id, opponent, games, now=self.clock()
+                guild_id, channel_id, admin_id, opponent, games, now=self.clock(), game=game
             )
-        self._runs[guild_id] = TrainingRun(self, run_id, guild_id, opponent, games, before)
+        self._runs[guild_id] = TrainingRun(self, run_id, guild_id, opponent, games, before, game)
         return self._runs[guild_id]
 
     async def attach_message(self, run: TrainingRun, message_id: int) -> None:

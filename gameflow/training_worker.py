@@ -25,6 +25,7 @@ class _Cancelled(Exception):
 
 
 def run(
+    game: str,
     facts: list[tuple[str, str]],
     opponent: str,
     games: int,
@@ -39,14 +40,17 @@ def run(
     started = time.perf_counter()
     try:
         os.nice(NICENESS)  # background work: the bot's own process goes first for the CPU
-        memory = Memory(facts)
-        reported = {f.position for f in memory}
+        memory = Memory.stored(facts, game=game)  # the server's, as its cache holds it
+        reported = {key for key, _ in memory.items()}
         last = [started, 0]  # when it last reported, games played
 
         def new_facts() -> list[tuple[str, str]]:
-            fresh = [(f.position, f.outcome.value) for f in memory if f.position not in reported]
-            reported.update(position for position, _ in fresh)
-            return fresh
+            fresh = [(key, value) for key, value in memory.items() if key not in reported]
+            reported.update(key for key, _ in fresh)
+            return [
+                (fact.position, fact.outcome.value)
+                for fact in (memory.fact(key, value) for key, value in fresh)
+            ]
 
         def progress(done: int, total: int) -> None:
             now = time.perf_counter()
