@@ -1,16 +1,17 @@
-"""How a game looks in Discord: the emoji board, the embed around it, the 3×3 buttons."""
+"""How a game looks in Discord: the embed around the board, the board's buttons, stats,
+trainings and the leaderboard. What differs by game (the board itself, a cell or a column)
+is in each game's look (:mod:`cogs.boards`)."""
 
 from __future__ import annotations
 
 import datetime
-import functools
 import re
 
 import discord
 
-from engine import LOSS, WIN, Board, Lesson, Mark
-from engine.tictactoe import LINES
+from engine import LOSS, WIN, Lesson, Mark
 from gameflow import (
+    COMMANDS,
     PLAYED_OUT,
     BrainFigures,
     BrainView,
@@ -26,19 +27,9 @@ from gameflow import (
     channel_list,
 )
 
-MARK_EMOJI = {Mark.X: "❌", Mark.O: "⭕"}
-KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
-CELL_NAMES = (
-    "the top-left corner",
-    "the top edge",
-    "the top-right corner",
-    "the left edge",
-    "the centre",
-    "the right edge",
-    "the bottom-left corner",
-    "the bottom edge",
-    "the bottom-right corner",
-)
+from .boards import Look, look_of
+
+TICTACTOE = "tictactoe"
 COLOURS = {
     "running": 0x5865F2,
     "bot_won": 0xED4245,
@@ -63,52 +54,38 @@ def duration_text(seconds: float) -> str:
     return f"{minutes:g} minutes"
 
 
-@functools.cache  # one entry per position: a few thousand at most
-def board_rows(code: int) -> str:
-    """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
-    position = Board.from_code(code).position
-    symbols = [MARK_EMOJI[Mark[c]] if c != "." else KEYCAPS[i] for i, c in enumerate(position)]
-    return "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
-
-
-@functools.cache
-def winning_cells(code: int) -> frozenset[int]:
-    board = Board.from_code(code)
-    winner = board.winner
-    if winner is None:
-        return frozenset()
-    return frozenset(
-        c for line in LINES if all(board.cell(i) is winner for i in line) for c in line
-    )
-
-
-def describe_lesson(lesson: Lesson, bot_mark: Mark | None) -> str:
+def describe_lesson(lesson: Lesson, bot_mark: Mark | None, look: Look | None = None) -> str:
     """One lesson in words: from the bot's side in a game against it (``bot_mark``), as
     a watcher's note in a game between members (``None``)."""
-    where = f"{CELL_NAMES[lesson.cell]} ({lesson.cell + 1})"
+    look = look or look_of(TICTACTOE)
+    where = look.where(lesson.cell)
     if bot_mark is None:
         verdict = "wins" if lesson.outcome is WIN else "loses"
-        return f"{MARK_EMOJI[lesson.player]} on {where} there {verdict}; I'll remember it."
+        return f"{look.mark(lesson.player)} on {where} there {verdict}; I'll remember it."
     if lesson.player is bot_mark:
         if lesson.outcome is LOSS:
-            return f"I won't play {where} in that position again: it loses."
-        return f"Playing {where} there wins; I'll do it again."
+            return f"I won't {look.my_play.format(where=where)} in that position again: it loses."
+        return f"{look.a_play.format(where=where)} there wins; I'll do it again."
     if lesson.outcome is WIN:
-        return f"Your move to {where} there wins; I'll remember it when I play your side."
-    return f"Your move to {where} there loses; I'll remember it too."
+        return (
+            f"{look.your_play.format(where=where)} there wins; I'll remember it when I play "
+            "your side."
+        )
+    return f"{look.your_play.format(where=where)} there loses; I'll remember it too."
 
 
 def lesson_text(turn: Turn) -> str | None:
     """What the bot learned, in a player's words: its own mistakes first, at most three.
     After a game between members played to the end, it says so even if nothing was new."""
     game = turn.game
+    look = look_of(game.kind)
     bot = game.bot_mark if game.vs_bot else None
     if not turn.lessons:
         if not game.vs_bot and game.result in PLAYED_OUT:
             return "Nothing new: I knew all of that already."
         return None
     ordered = sorted(turn.lessons, key=lambda ls: (ls.player is not bot, ls.outcome is WIN))
-    lines = [describe_lesson(lesson, bot) for lesson in ordered[:3]]
+    lines = [describe_lesson(lesson, bot, look) for lesson in ordered[:3]]
     more = len(turn.lessons) - len(lines)
     if more > 0:
         lines.append(f"…and {more} more lesson{'s' if more > 1 else ''}.")
@@ -117,19 +94,21 @@ def lesson_text(turn: Turn) -> str | None:
 
 def players_text(game: Game) -> str:
     """Who plays which mark in a game between members."""
+    look = look_of(game.kind)
     x, o = game.member_playing(Mark.X), game.member_playing(Mark.O)
-    return f"{MARK_EMOJI[Mark.X]} <@{x}> vs {MARK_EMOJI[Mark.O]} <@{o}>"
+    return f"{look.mark(Mark.X)} <@{x}> vs {look.mark(Mark.O)} <@{o}>"
 
 
 def member_status_text(game: Game) -> str:
+    look = look_of(game.kind)
     if game.result == "running":
         mark = game.board.turn
-        return f"Your turn, <@{game.member_playing(mark)}> ({MARK_EMOJI[mark]}): pick a free cell."
+        return f"Your turn, <@{game.member_playing(mark)}> ({look.mark(mark)}): {look.prompt}."
     winner = game.winner_id
     if game.result == "resigned":
         return f"<@{game.ended_by}> resigned: <@{winner}> wins."
     if winner is not None:
-        return f"🎉 <@{winner}> ({MARK_EMOJI[game.mark_of(winner)]}) wins!"
+        return f"🎉 <@{winner}> ({look.mark(game.mark_of(winner))}) wins!"
     return "It's a draw." if game.result == "draw" else abandoned_text(game)
 
 
@@ -143,11 +122,12 @@ def status_text(game: Game, turn: Turn | None = None) -> str:
     if not game.vs_bot:
         return member_status_text(game)
     player = f"<@{game.player_id}>"
+    look = look_of(game.kind)
     if game.result == "running":
         moved = ""
         if turn is not None and turn.bot_cell is not None:
-            moved = f"I played {turn.bot_cell + 1}. "
-        return f"{moved}Your turn, {player} ({MARK_EMOJI[game.player_mark]}): pick a free cell."
+            moved = f"{look.played(turn.bot_cell)} "
+        return f"{moved}Your turn, {player} ({look.mark(game.player_mark)}): {look.prompt}."
     return {
         "player_won": f"🎉 {player} wins! I'll learn from this.",
         "bot_won": f"I win! Better luck next time, {player}.",
@@ -159,15 +139,16 @@ def status_text(game: Game, turn: Turn | None = None) -> str:
 
 def board_embed(turn: Turn) -> discord.Embed:
     game = turn.game
+    look = look_of(game.kind)
     if game.vs_bot:
-        title = f"{MARK_EMOJI[game.player_mark]} you vs me {MARK_EMOJI[game.bot_mark]}"
+        title = f"{look.mark(game.player_mark)} you vs me {look.mark(game.bot_mark)}"
         status = status_text(game, turn)
     else:
         title = "between members, watched by me"
         status = f"{players_text(game)}\n{status_text(game)}"
     embed = discord.Embed(
-        title=f"Tic-tac-toe: {title}",
-        description=f"{board_rows(game.board.code)}\n\n{status}",
+        title=f"{look.game.title}: {title}",
+        description=f"{look.rows(game.board.code)}\n\n{status}",
         colour=COLOURS.get(game.result, NEUTRAL),
     )
     learned = lesson_text(turn)
@@ -193,7 +174,8 @@ def cell_click(custom_id: str) -> tuple[int, int, int] | None:
 
 
 class BoardView(discord.ui.View):
-    """The 3×3 cell buttons of one board, as Discord's component JSON.
+    """The buttons of one board (tic-tac-toe's 3×3 cells, Connect Four's columns), as
+    Discord's component JSON.
 
     A board is drawn on every move, and discord.ui's nine Button objects per board (built
     again from the message at each click, to dispatch it) were among the largest costs of
@@ -211,45 +193,12 @@ class BoardView(discord.ui.View):
 
 
 def board_view(game: Game, *, frozen: bool = False) -> BoardView:
-    """The 3×3 buttons. ``frozen`` disables them all, for a board that is no longer current."""
+    """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
+    ``frozen`` disables them all, for a board that is no longer current."""
     prefix = f"ttt:{game.id}:{game.ply}:"
-    buttons = _cell_buttons(game.board.code, frozen or not game.running)
     return BoardView(
-        [
-            {
-                "type": 1,
-                "components": [
-                    {**buttons[cell], "custom_id": f"{prefix}{cell + 1}"}
-                    for cell in range(row, row + 3)
-                ],
-            }
-            for row in (0, 3, 6)
-        ]
+        look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
     )
-
-
-@functools.cache
-def _cell_buttons(code: int, finished: bool) -> tuple[dict, ...]:
-    """Each cell's button but its custom id: a mark or its number, its colour, and whether
-    it can be clicked (the cells of a winning line are green)."""
-    board = Board.from_code(code)
-    wins = winning_cells(code)
-    buttons = []
-    for cell in range(9):
-        mark = board.cell(cell)
-        if cell in wins:
-            style = discord.ButtonStyle.success
-        elif mark or finished:
-            style = discord.ButtonStyle.secondary
-        else:
-            style = discord.ButtonStyle.primary
-        button = {"type": 2, "style": style.value, "disabled": bool(mark) or finished}
-        if mark:
-            button["emoji"] = {"id": None, "name": MARK_EMOJI[mark]}
-        else:
-            button["label"] = str(cell + 1)
-        buttons.append(button)
-    return tuple(buttons)
 
 
 def record_text(record: Record) -> str:
@@ -290,13 +239,16 @@ def member_games_text(record: MemberRecord, *, server: bool) -> str:
     return f"**{plural(record.games, 'game')}** between members: {', '.join(parts)}"
 
 
-def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> discord.Embed:
+def stats_embed(
+    stats: Stats, player: discord.abc.User, guild_name: str, game: str = TICTACTOE
+) -> discord.Embed:
     def beatable(v) -> str:
         if not v.beatable:
             return "✅ unbeatable"
         return f"still beatable: {plural(v.losing_lines, 'way')} to beat me"
 
-    embed = discord.Embed(title=f"Tic-tac-toe in {guild_name}", colour=NEUTRAL)
+    look = look_of(game)
+    embed = discord.Embed(title=f"{look.game.title} in {guild_name}", colour=NEUTRAL)
     embed.add_field(
         name="This server",
         value=f"{games_text(stats.server)}\n"
@@ -310,8 +262,16 @@ def stats_embed(stats: Stats, player: discord.abc.User, guild_name: str) -> disc
         inline=False,
     )
     embed.add_field(name="Lessons learned", value=str(stats.facts), inline=True)
-    embed.add_field(name="Playing ❌ (first)", value=beatable(stats.beatable_as_x), inline=True)
-    embed.add_field(name="Playing ⭕ (second)", value=beatable(stats.beatable_as_o), inline=True)
+    embed.add_field(
+        name=f"Playing {look.mark(Mark.X)} (first)",
+        value=beatable(stats.beatable_as_x),
+        inline=True,
+    )
+    embed.add_field(
+        name=f"Playing {look.mark(Mark.O)} (second)",
+        value=beatable(stats.beatable_as_o),
+        inline=True,
+    )
     return embed
 
 
@@ -319,8 +279,9 @@ def ways_to_beat(lines: int) -> str:
     return "none: unbeatable ✅" if lines == 0 else f"{lines:,}"
 
 
-def brain_change_text(before: BrainFigures, after: BrainFigures) -> str:
+def brain_change_text(before: BrainFigures, after: BrainFigures, game: str = TICTACTOE) -> str:
     """Lessons and ways to beat the bot, before → after."""
+    look = look_of(game)
 
     def row(name: str, old: int, new: int, shown=lambda n: f"{n:,}") -> str:
         return f"{name}: {shown(old)} → **{shown(new)}**"
@@ -329,13 +290,13 @@ def brain_change_text(before: BrainFigures, after: BrainFigures) -> str:
         (
             row("Lessons", before.lessons, after.lessons),
             row(
-                "Ways to beat me as ❌",
+                f"Ways to beat me as {look.mark(Mark.X)}",
                 before.ways_to_beat_as_x,
                 after.ways_to_beat_as_x,
                 ways_to_beat,
             ),
             row(
-                "Ways to beat me as ⭕",
+                f"Ways to beat me as {look.mark(Mark.O)}",
                 before.ways_to_beat_as_o,
                 after.ways_to_beat_as_o,
                 ways_to_beat,
@@ -426,33 +387,28 @@ def interrupted_training_embed(run: TrainingRecord) -> discord.Embed:
     )
 
 
-VERDICTS = {WIN: "🟩", LOSS: "🟥", None: "⬜"}  # squares: never mistaken for ❌ and ⭕
-
-
 def brain_embed(view: BrainView, title: str) -> discord.Embed:
-    """A position as the memory sees it: each free cell a proven win, a proven loss or
-    unknown for the player to move, and the cell the bot would play there."""
+    """A position as the memory sees it: each legal move a proven win, a proven loss or
+    unknown for the player to move, and the move the bot would play there."""
     board = view.board
-    symbols = [
-        MARK_EMOJI[board.cell(i)] if board.cell(i) else VERDICTS[view.outlook[i]] for i in range(9)
-    ]
-    rows = "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
+    look = look_of(board.game.name)
+    rows = look.brain_rows(board, view.outlook)
 
-    def cells(outcome) -> str:
+    def moves(outcome) -> str:
         found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
         return ", ".join(found) or "none"
 
     legend = (
-        f"🟩 proven win: {cells(WIN)}\n🟥 proven loss: {cells(LOSS)}\n⬜ unknown: {cells(None)}"
+        f"🟩 proven win: {moves(WIN)}\n🟥 proven loss: {moves(LOSS)}\n⬜ unknown: {moves(None)}"
     )
-    mover = MARK_EMOJI[board.turn]
+    mover = look.mark(board.turn)
     embed = discord.Embed(
         title=title,
         description=f"{rows}\n\nFor {mover}, the player to move:\n{legend}\n\n"
-        f"I would play **{view.choice + 1}** here: {view.why}.",
+        f"I would play **{look.short(view.choice)}** here: {view.why}.",
         colour=NEUTRAL,
     )
-    embed.set_footer(text="Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom.")
+    embed.set_footer(text=look.brain_footer)
     return embed
 
 
@@ -474,19 +430,28 @@ def standing_line(row: Standing, by: str) -> str:
 
 
 def leaderboard_embed(
-    top: list[Standing], own: Standing | None, by: str, guild_name: str, player_id: int
+    top: list[Standing],
+    own: Standing | None,
+    by: str,
+    guild_name: str,
+    player_id: int,
+    game: str = TICTACTOE,
 ) -> discord.Embed:
     """The top 10, and the caller's own line below when they are not in it. Members are
     shown as mentions (names, for whoever can see them), and nobody is pinged."""
+    command = COMMANDS[game]
     lines = [standing_line(row, by) for row in top] or [
-        "Nobody yet. Play `/ttt play`: every game I lose teaches me something."
+        f"Nobody yet. Play `{command} play`: every game I lose teaches me something."
     ]
     if own is not None and all(row.player_id != player_id for row in top):
         lines += ["…", standing_line(own, by)]
     elif own is None:
         lines += ["", f"You are not on it yet: no {LEADERBOARD_TITLES[by]} so far."]
+    title = f"🏆 {guild_name}: {LEADERBOARD_TITLES[by]}"
+    if game != TICTACTOE:
+        title += f" at {look_of(game).game.title}"
     embed = discord.Embed(
-        title=f"🏆 {guild_name}: {LEADERBOARD_TITLES[by]}",
+        title=title,
         description="\n".join(lines),
         colour=NEUTRAL,
     )

@@ -13,10 +13,10 @@ from discord.ext import commands, tasks
 from gameflow import GameError, GameService, Turn, parse_moves
 
 from . import chart
+from .boards import CELL_NAMES
 from .challenges import ChallengeButton, ChallengeDesk
 from .questions import AnswerButton, Questions
 from .render import (
-    CELL_NAMES,
     board_embed,
     board_view,
     brain_embed,

@@ -340,7 +340,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """
     CREATE TABLE facts_by_game (
         guild_id   INTEGER NOT NULL,
-        game       TEXT    NOT NULL,
+        game       TEXT    NOT NULL DEFAULT 'tictactoe',
         position   TEXT    NOT NULL,  -- canonical board right after a move, as engine spells it
         outcome    TEXT    NOT NULL CHECK (outcome IN ('win', 'loss')),
         learned_at REAL    NOT NULL,
@@ -354,7 +354,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """
     CREATE TABLE memory_versions_by_game (
         guild_id INTEGER NOT NULL,
-        game     TEXT    NOT NULL,
+        game     TEXT    NOT NULL DEFAULT 'tictactoe',
         version  INTEGER NOT NULL,
         PRIMARY KEY (guild_id, game)
     ) WITHOUT ROWID""",
@@ -365,7 +365,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """
     CREATE TABLE server_counts_by_game (
         guild_id          INTEGER NOT NULL,
-        game              TEXT    NOT NULL,
+        game              TEXT    NOT NULL DEFAULT 'tictactoe',
         games             INTEGER NOT NULL,
         bot_wins          INTEGER NOT NULL,
         bot_losses        INTEGER NOT NULL,
@@ -385,7 +385,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """
     CREATE TABLE player_counts_by_game (
         guild_id      INTEGER NOT NULL,
-        game          TEXT    NOT NULL,
+        game          TEXT    NOT NULL DEFAULT 'tictactoe',
         player_id     INTEGER NOT NULL,
         games         INTEGER NOT NULL,
         bot_wins      INTEGER NOT NULL,

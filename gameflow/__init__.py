@@ -5,13 +5,14 @@ from data import ChallengeRecord, CurvePoint, MemberRecord, Record, Standing, Tr
 from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, parse_moves
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
 from .errors import GameError
-from .game import Game, Turn
+from .game import COMMANDS, Game, Turn
 from .service import PLAYED_OUT, GameService, Stats, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 
 __all__ = [
     "CHALLENGE_SECONDS",
+    "COMMANDS",
     "FIRST_CHOICES",
     "PLAYED_OUT",
     "Brain",

@@ -75,11 +75,13 @@ class BrainView:
 
 def why_text(outcome: Outcome | None, word: str) -> str:
     """Why the bot chose its move: ``word`` is "cell" or "column"."""
-    naive = "first free cell" if word == "cell" else "leftmost column"
+    naive, fallback = (
+        ("first cell", "first free cell") if word == "cell" else ("leftmost column", "leftmost one")
+    )
     return {
         WIN: "a proven win",
         None: f"the {naive} not known to lose",
-        LOSS: f"every move there is known to lose, so the {naive}",
+        LOSS: f"every move there is known to lose, so the {fallback}",
     }[outcome]
 
 

@@ -1,0 +1,251 @@
+"""How each game looks in Discord: one look per game, so the rest of the cogs never ask
+which game they draw (a cell or a column, ❌ or 🔴).
+
+A look draws a position as emoji, builds the board's buttons as Discord's component JSON
+(once per position: only the custom ids change), names a move in words, and draws what
+the memory knows of a position for ``/ttt brain`` and ``/connect4 brain``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import ClassVar
+
+import discord
+
+import engine
+from engine import LOSS, WIN, Board, Mark, Outcome
+from engine.tictactoe import LINES
+
+KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
+VERDICTS = {WIN: "🟩", LOSS: "🟥", None: "⬜"}  # squares: never mistaken for a mark
+
+
+class Look:
+    """What every game's look does; a subclass per game fills in the differences."""
+
+    game: engine.Game
+    marks: ClassVar[dict[Mark, str]]  # the emoji of each player
+    move_word: str  # "cell", "column"
+    prompt: str  # what the player to move is asked to do
+    brain_footer: str
+
+    def mark(self, mark: Mark) -> str:
+        return self.marks[mark]
+
+    def where(self, move: int) -> str:
+        """A move (0-based) in words: "the centre (5)", "column 3"."""
+        raise NotImplementedError
+
+    def played(self, move: int) -> str:
+        """What the bot says of its own move: "I played 5.", "I dropped in column 3."."""
+        raise NotImplementedError
+
+    def short(self, move: int) -> str:
+        """A move in the fewest words: "5", "column 3"."""
+        return str(move + 1)
+
+    def rows(self, code: int) -> str:
+        """The board as lines of emoji."""
+        raise NotImplementedError
+
+    def buttons(self, code: int, finished: bool) -> tuple[tuple[dict, ...], ...]:
+        """Rows of buttons, each button's JSON but its custom id, and the move it plays."""
+        raise NotImplementedError
+
+    def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
+        raise NotImplementedError
+
+    # how a lesson is told (see cogs.render.describe_lesson)
+    my_play: str  # "play {where}"
+    a_play: str  # "Playing {where}"
+    your_play: str  # "Your move to {where}"
+
+    def component_rows(self, prefix: str, code: int, finished: bool) -> list[dict]:
+        return [
+            {
+                "type": 1,
+                "components": [
+                    {**button, "custom_id": f"{prefix}{move + 1}"} for button, move in row
+                ],
+            }
+            for row in self.buttons(code, finished)
+        ]
+
+
+CELL_NAMES = (
+    "the top-left corner",
+    "the top edge",
+    "the top-right corner",
+    "the left edge",
+    "the centre",
+    "the right edge",
+    "the bottom-left corner",
+    "the bottom edge",
+    "the bottom-right corner",
+)
+
+
+class TicTacToeLook(Look):
+    marks: ClassVar[dict[Mark, str]] = {Mark.X: "❌", Mark.O: "⭕"}
+    move_word = "cell"
+    prompt = "pick a free cell"
+    brain_footer = "Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom."
+    my_play, a_play, your_play = "play {where}", "Playing {where}", "Your move to {where}"
+
+    def __init__(self) -> None:
+        self.game = engine.get_game("tictactoe")
+
+    def where(self, move: int) -> str:
+        return f"{CELL_NAMES[move]} ({move + 1})"
+
+    def played(self, move: int) -> str:
+        return f"I played {move + 1}."
+
+    @functools.cache  # noqa: B019 - one entry per position, a few thousand at most; looks live forever
+    def rows(self, code: int) -> str:
+        """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
+        position = Board.from_code(code).position
+        symbols = [self.marks[Mark[c]] if c != "." else KEYCAPS[i] for i, c in enumerate(position)]
+        return "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
+
+    @functools.cache  # noqa: B019
+    def winning_cells(self, code: int) -> frozenset[int]:
+        board = Board.from_code(code)
+        winner = board.winner
+        if winner is None:
+            return frozenset()
+        return frozenset(
+            c for line in LINES if all(board.cell(i) is winner for i in line) for c in line
+        )
+
+    @functools.cache  # noqa: B019
+    def buttons(self, code: int, finished: bool) -> tuple[tuple[tuple[dict, int], ...], ...]:
+        """Each cell's button: a mark or its number, its colour, and whether it can be
+        clicked (the cells of a winning line are green)."""
+        board = Board.from_code(code)
+        wins = self.winning_cells(code)
+        buttons = []
+        for cell in range(9):
+            mark = board.cell(cell)
+            if cell in wins:
+                style = discord.ButtonStyle.success
+            elif mark or finished:
+                style = discord.ButtonStyle.secondary
+            else:
+                style = discord.ButtonStyle.primary
+            button = {"type": 2, "style": style.value, "disabled": bool(mark) or finished}
+            if mark:
+                button["emoji"] = {"id": None, "name": self.marks[mark]}
+            else:
+                button["label"] = str(cell + 1)
+            buttons.append((button, cell))
+        return tuple(tuple(buttons[row : row + 3]) for row in (0, 3, 6))
+
+    def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
+        symbols = [
+            self.marks[board.cell(i)] if board.cell(i) else VERDICTS[outlook[i]] for i in range(9)
+        ]
+        return "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
+
+
+EMPTY_HOLE = "⚪"
+# the winning four stand out as squares of their colour
+WINNING = {Mark.X: "🟥", Mark.O: "🟨"}
+
+
+class ConnectFourLook(Look):
+    marks: ClassVar[dict[Mark, str]] = {Mark.X: "🔴", Mark.O: "🟡"}
+    move_word = "column"
+    prompt = "pick a column"
+    my_play, a_play, your_play = (
+        "drop in {where}",
+        "Dropping in {where}",
+        "Your drop in {where}",
+    )
+
+    def __init__(self, game: str) -> None:
+        self.game = engine.get_game(game)
+        width = self.game.width
+        self.brain_footer = (
+            f"Looking changes nothing. Columns: 1 on the left, {width} on the right."
+        )
+        self._numbers = " ".join(KEYCAPS[c] for c in range(width))
+
+    def where(self, move: int) -> str:
+        return f"column {move + 1}"
+
+    def played(self, move: int) -> str:
+        return f"I dropped in column {move + 1}."
+
+    def short(self, move: int) -> str:
+        return f"column {move + 1}"
+
+    @functools.cache  # noqa: B019
+    def winning_cells(self, code: int) -> frozenset[int]:
+        """The cells (row by row from the top) of every four in a row of the winner."""
+        game = self.game
+        winner = game.winner(code) if game.moves(code) is None else 0
+        if not winner:
+            return frozenset()
+        cells, width, height = game.cells(code), game.width, game.height
+        found = set()
+        for row in range(height):
+            for col in range(width):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    line = [(row + dr * i, col + dc * i) for i in range(4)]
+                    if all(0 <= r < height and 0 <= c < width for r, c in line) and all(
+                        cells[r * width + c] == winner for r, c in line
+                    ):
+                        found.update(r * width + c for r, c in line)
+        return frozenset(found)
+
+    @functools.cache  # noqa: B019
+    def rows(self, code: int) -> str:
+        """A line of emoji per row, top first, and the column numbers under them."""
+        game = self.game
+        cells, wins = game.cells(code), self.winning_cells(code)
+        symbols = [
+            (WINNING if i in wins else self.marks)[Mark(v)] if v else EMPTY_HOLE
+            for i, v in enumerate(cells)
+        ]
+        width = game.width
+        lines = [" ".join(symbols[r : r + width]) for r in range(0, len(symbols), width)]
+        return "\n".join([*lines, self._numbers])
+
+    @functools.cache  # noqa: B019
+    def buttons(self, code: int, finished: bool) -> tuple[tuple[tuple[dict, int], ...], ...]:
+        """One button per column, in one row; a full column's is disabled."""
+        legal = {move for move, _, _ in self.game.moves(code) or ()}
+        row = []
+        for column in range(self.game.width):
+            open_ = column in legal and not finished
+            style = discord.ButtonStyle.primary if open_ else discord.ButtonStyle.secondary
+            button = {"type": 2, "style": style.value, "disabled": not open_}
+            button["label"] = str(column + 1)
+            row.append((button, column))
+        return (tuple(row),)
+
+    def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
+        """The board, with each legal column's verdict where its stone would land."""
+        game = self.game
+        cells = game.cells(board.code)
+        width = game.width
+        symbols = [self.marks[Mark(v)] if v else EMPTY_HOLE for v in cells]
+        for column, known in outlook.items():
+            landing = max(i for i in range(column, len(cells), width) if not cells[i])
+            symbols[landing] = VERDICTS[known]
+        lines = [" ".join(symbols[r : r + width]) for r in range(0, len(symbols), width)]
+        return "\n".join([*lines, self._numbers])
+
+
+LOOKS: dict[str, Look] = {
+    "tictactoe": TicTacToeLook(),
+    "connect4": ConnectFourLook("connect4"),
+    "connect4-5x4": ConnectFourLook("connect4-5x4"),
+}
+
+
+def look_of(game: str) -> Look:
+    """The look of a game, by its engine name."""
+    return LOOKS[game]
