@@ -29,7 +29,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs import Admin, TicTacToe
+from cogs import Admin, ConnectFour, TicTacToe
 from cogs.replies import NOTHING_CHANGED, refuse
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
 from gameflow import GameService
@@ -224,7 +224,9 @@ class TicTacToeBot(commands.AutoShardedBot):
             shards=self.settings.shards,
         )
         self.resumed = len(await self.service.load())
-        await self.add_cog(TicTacToe(self, self.service, self.settings.sweep_seconds))
+        table = TicTacToe(self, self.service, self.settings.sweep_seconds)
+        await self.add_cog(table)
+        await self.add_cog(ConnectFour(self, table))
         await self.add_cog(Admin(self, self.service))
         await self.sync_commands()
 

@@ -13,8 +13,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from gameflow import GameError, GameService, ImportPlan, TrainingRun
-from gameflow.brain import check_file_size
+from gameflow.brain import IMPORT_LIMITS, check_file_size
 
+from .boards import look_of
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
 from .render import (
     brain_change_text,
@@ -28,6 +29,19 @@ from .replies import answer, in_time, refuse, update
 from .ttt import TicTacToe
 
 log = logging.getLogger(__name__)
+
+TICTACTOE = "tictactoe"
+# the memories an admin command may work on: each game's, per server
+GAME_CHOICES = [
+    app_commands.Choice(name=look_of(game).game.title, value=game)
+    for game in ("tictactoe", "connect4", "connect4-5x4")
+]
+GAME_HELP = "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4"
+
+
+def whose(game: str) -> str:
+    """ " of Connect Four 4×4", said after "memory" or "lessons"; nothing for tic-tac-toe."""
+    return "" if game == TICTACTOE else f" of {look_of(game).game.title}"
 
 
 async def manager(interaction: discord.Interaction) -> bool:
@@ -106,29 +120,35 @@ class Admin(
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Forget everything I learned in this server")
-    async def reset(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.choices(game=GAME_CHOICES)
+    async def reset(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
             return
-        memory = await self.service.memory(interaction.guild_id)
+        memory = await self.service.memory(interaction.guild_id, game)
         await self.questions.ask(
             interaction,
             "reset",
-            f"Forget all {plural(len(memory), 'lesson')} I learned in this server? I will play "
-            "naively again. This cannot be undone.",
+            f"Forget all {plural(len(memory), 'lesson')}{whose(game)} I learned in this server? "
+            "I will play naively again. This cannot be undone.",
+            subject=game,
         )
 
     @app_commands.command(description="Download this server's memory as a file, privately")
-    async def export(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=GAME_HELP)
+    @app_commands.choices(game=GAME_CHOICES)
+    async def export(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
             return
-        document = await self.service.brain.export(interaction.guild_id)
-        name = memory_file_name(interaction.guild.name, discord.utils.utcnow().date())
+        document = await self.service.brain.export(interaction.guild_id, game)
+        name = memory_file_name(interaction.guild.name, discord.utils.utcnow().date(), game)
         data = json.dumps(document, indent=1).encode()
         await answer(
             interaction,
             private=True,
-            content=f"🧠 This server's memory: {plural(len(document['facts']), 'lesson')}. "
-            "`/ttt-admin import` loads it into another server.",
+            content=f"🧠 This server's memory{whose(game)}: "
+            f"{plural(len(document['facts']), 'lesson')}. `/ttt-admin import` loads it into "
+            "another server.",
             file=discord.File(io.BytesIO(data), filename=name),
         )
 
@@ -136,17 +156,20 @@ class Admin(
     @app_commands.describe(
         file="A memory file made by /ttt-admin export",
         mode="merge (the default) adds its lessons to mine; replace takes its memory instead",
+        game=GAME_HELP,
     )
+    @app_commands.choices(game=GAME_CHOICES)
     async def import_(
         self,
         interaction: discord.Interaction,
         file: discord.Attachment,
         mode: Literal["merge", "replace"] = "merge",
+        game: str = TICTACTOE,
     ) -> None:
         if not await manager(interaction):
             return
         try:
-            check_file_size(file.size)
+            check_file_size(file.size, IMPORT_LIMITS[game][0])
             data = await file.read()
         except GameError as error:
             await refuse(interaction, str(error))
@@ -156,7 +179,7 @@ class Admin(
             return
         plan = await in_time(
             interaction,
-            self.service.brain.plan_import(interaction.guild_id, data, mode),
+            self.service.brain.plan_import(interaction.guild_id, data, mode, game),
             private=True,
         )
         if plan is None:
@@ -171,8 +194,8 @@ class Admin(
         await self.questions.ask(
             interaction,
             "import",
-            f"Import **{file.filename}**? It would {what}. Every lesson in it is proven.\n"
-            f"{brain_change_text(plan.before, plan.after)}",
+            f"Import **{file.filename}**{whose(game)}? It would {what}. Every lesson in it is "
+            f"proven.\n{brain_change_text(plan.before, plan.after, game)}",
             keep=plan,
         )
 
@@ -242,26 +265,34 @@ class Admin(
         await games.retire(
             turn,
             f"🛑 <@{interaction.user.id}> ended <@{turn.game.player_id}>'s game. Nothing was "
-            "learned from it. `/ttt play` starts a new one.",
+            f"learned from it. `{turn.game.command} play` starts a new one.",
         )
 
     @app_commands.command(description="Train me against a practice opponent; games go on")
     @app_commands.describe(
         opponent="random: random moves; self: against myself; teacher: plays lines that beat me",
         games="How many games, 1 to 1,000,000",
+        game=GAME_HELP,
     )
+    @app_commands.choices(game=GAME_CHOICES)
     async def train(
         self,
         interaction: discord.Interaction,
         opponent: Literal["random", "self", "teacher"],
         games: app_commands.Range[int, 1, 1_000_000],
+        game: str = TICTACTOE,
     ) -> None:
         if not await manager(interaction):
             return
         run = await in_time(
             interaction,
             self.service.trainer.start(
-                interaction.guild_id, interaction.channel_id, interaction.user.id, opponent, games
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                opponent,
+                games,
+                game,
             ),
         )
         if run is None:
@@ -329,7 +360,7 @@ class Admin(
         if not go:
             return
         if button.kind == "reset":
-            await self._reset(interaction)
+            await self._reset(interaction, button.subject or TICTACTOE)
         elif plan is None:
             await update(
                 interaction,
@@ -340,13 +371,15 @@ class Admin(
         else:
             await self._import(interaction, plan)
 
-    async def _reset(self, interaction: discord.Interaction) -> None:
-        forgotten = await in_time(interaction, self.service.reset_memory(interaction.guild_id))
+    async def _reset(self, interaction: discord.Interaction, game: str) -> None:
+        forgotten = await in_time(
+            interaction, self.service.reset_memory(interaction.guild_id, game)
+        )
         if forgotten is not None:
             await self._done(
                 interaction,
-                f"🧹 Done: I forgot all {plural(forgotten, 'lesson')} learned in this server. "
-                "Game history and running games are kept.",
+                f"🧹 Done: I forgot all {plural(forgotten, 'lesson')}{whose(game)} learned in "
+                "this server. Game history and running games are kept.",
             )
 
     async def _import(self, interaction: discord.Interaction, plan: ImportPlan) -> None:
@@ -355,7 +388,8 @@ class Admin(
             unbeatable = not (change.after.ways_to_beat_as_x or change.after.ways_to_beat_as_o)
             await self._done(
                 interaction,
-                f"📥 Imported ({plan.mode}).\n{brain_change_text(change.before, change.after)}"
+                f"📥 Imported ({plan.mode}).\n"
+                f"{brain_change_text(change.before, change.after, plan.document.game.name)}"
                 + ("\nNobody can beat me here now." if unbeatable else ""),
             )
 

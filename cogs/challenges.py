@@ -1,4 +1,5 @@
-"""``/ttt challenge``: the invitation to a game between members, in Discord.
+"""``/ttt challenge`` and ``/connect4 challenge``: the invitation to a game between
+members, in Discord.
 
 The invitation's buttons carry the challenge's id, so they still answer after a restart.
 Accepting turns the invitation message itself into the game's board (one message, one
@@ -13,17 +14,19 @@ import re
 
 import discord
 
-from gameflow import CHALLENGE_SECONDS, ChallengeRecord, GameService
+from engine import Mark
+from gameflow import CHALLENGE_SECONDS, COMMANDS, ChallengeRecord, GameService
 
+from .boards import look_of
 from .render import NEUTRAL, board_embed, board_view
 from .replies import answer, in_time, refuse, show, update
 
 log = logging.getLogger(__name__)
 
 FIRST_TEXT = {
-    "me": "<@{challenger}> moves first (❌)",
-    "them": "{opponent} moves first (❌)",
-    "random": "who moves first (❌) is drawn at random",
+    "me": "<@{challenger}> moves first ({first})",
+    "them": "{opponent} moves first ({first})",
+    "random": "who moves first ({first}) is drawn at random",
 }
 CLOSED_COLOUR = 0x99AAB5
 
@@ -37,11 +40,12 @@ def invitation_embed(challenge: ChallengeRecord) -> discord.Embed:
         if challenge.opponent_id is not None
         else f"<@{challenge.challenger_id}> challenges anyone in this channel to a game!"
     )
+    look = look_of(challenge.game)
     first = FIRST_TEXT[challenge.first].format(
-        challenger=challenge.challenger_id, opponent=opponent
+        challenger=challenge.challenger_id, opponent=opponent, first=look.mark(Mark.X)
     )
     embed = discord.Embed(
-        title="⚔️ Tic-tac-toe challenge",
+        title=f"⚔️ {look.game.title} challenge",
         description=f"{who}\n{first[0].upper()}{first[1:]}.\n\n"
         f"Expires <t:{int(challenge.expires_at)}:R>. I'll watch, and learn from the game.",
         colour=NEUTRAL,
@@ -59,8 +63,8 @@ def closed_embed(challenge: ChallengeRecord, how: str) -> discord.Embed:
         f"within {CHALLENGE_SECONDS} seconds.",
     }[how]
     return discord.Embed(
-        title="⚔️ Tic-tac-toe challenge",
-        description=f"{text}\n`/ttt challenge` starts a new one.",
+        title=f"⚔️ {look_of(challenge.game).game.title} challenge",
+        description=f"{text}\n`{COMMANDS[challenge.game]} challenge` starts a new one.",
         colour=CLOSED_COLOUR,
     )
 
@@ -99,7 +103,7 @@ def invitation_view(challenge: ChallengeRecord) -> discord.ui.View:
 
 
 class ChallengeDesk:
-    """The Discord side of challenges, for the ``/ttt`` cog."""
+    """The Discord side of challenges, for every game's commands."""
 
     def __init__(self, bot: discord.Client, service: GameService) -> None:
         self.bot = bot
@@ -135,6 +139,7 @@ class ChallengeDesk:
         interaction: discord.Interaction,
         opponent: discord.User | discord.Member | None,
         first: str,
+        game: str,
     ) -> None:
         is_me = opponent is not None and opponent.id == self.bot.user.id
         if opponent is not None and not opponent.bot and not isinstance(opponent, discord.Member):
@@ -154,6 +159,7 @@ class ChallengeDesk:
                 first,
                 opponent_is_bot=opponent is not None and opponent.bot,
                 opponent_is_me=is_me,
+                game=game,
             ),
         )
         if challenge is None:

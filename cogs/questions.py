@@ -60,19 +60,31 @@ QUESTIONS = {
 class AnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"ttt-(?P<kind>reset|import|forget):(?P<answer>yes|no):(?P<asker>[0-9]+)"
-    r":(?P<until>[0-9]+):(?P<q>[0-9]+)",
+    r":(?P<until>[0-9]+):(?P<q>[0-9]+)(?::(?P<subject>[a-z0-9-]+))?",
 ):
-    def __init__(self, kind: str, answer: str, asker_id: int, until: int, question_id: int) -> None:
+    """``subject``: what the question is about, when its kind alone does not say (the
+    game whose memory a reset forgets); kept in the custom id, so it survives a restart."""
+
+    def __init__(
+        self,
+        kind: str,
+        answer: str,
+        asker_id: int,
+        until: int,
+        question_id: int,
+        subject: str | None = None,
+    ) -> None:
         yes = answer == "yes"
+        about = f":{subject}" if subject else ""
         super().__init__(
             discord.ui.Button(
-                custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}",
+                custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}{about}",
                 label=QUESTIONS[kind].yes_label if yes else "Cancel",
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
             )
         )
         self.kind, self.answer, self.asker_id = kind, answer, asker_id
-        self.until, self.question_id = until, question_id
+        self.until, self.question_id, self.subject = until, question_id, subject
 
     @property
     def question(self) -> Question:
@@ -92,6 +104,7 @@ class AnswerButton(
             int(match["asker"]),
             int(match["until"]),
             int(match["q"]),
+            match["subject"],
         )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -115,13 +128,22 @@ class Questions:
         self._kept: dict[int, Any] = {}
 
     async def ask(
-        self, interaction: discord.Interaction, kind: str, text: str, *, keep: Any = None
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        text: str,
+        *,
+        keep: Any = None,
+        subject: str | None = None,
     ) -> None:
-        """Ask privately, with the two buttons; ``keep`` is handed back on the answer."""
+        """Ask privately, with the two buttons; ``keep`` is handed back on the answer (in
+        this process), ``subject`` is on the buttons (see :class:`AnswerButton`)."""
         until = int(now()) + QUESTION_SECONDS
         view = discord.ui.View(timeout=None)
         for reply in ("yes", "no"):
-            view.add_item(AnswerButton(kind, reply, interaction.user.id, until, interaction.id))
+            view.add_item(
+                AnswerButton(kind, reply, interaction.user.id, until, interaction.id, subject)
+            )
         if keep is not None:
             self._kept[interaction.id] = keep
         await answer(interaction, private=True, content=text, view=view)

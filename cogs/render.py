@@ -305,10 +305,12 @@ def brain_change_text(before: BrainFigures, after: BrainFigures, game: str = TIC
     )
 
 
-def memory_file_name(guild_name: str, day: datetime.date) -> str:
-    """``ttt-memory-<server>-<date>.json``, with the server's name made safe for a file."""
+def memory_file_name(guild_name: str, day: datetime.date, game: str = TICTACTOE) -> str:
+    """``ttt-memory-<server>-<date>.json`` (``connect4-memory-…``, ``connect4-5x4-memory-…``),
+    with the server's name made safe for a file."""
     slug = re.sub(r"[^a-z0-9]+", "-", guild_name.lower()).strip("-")[:40] or "server"
-    return f"ttt-memory-{slug}-{day.isoformat()}.json"
+    prefix = "ttt" if game == TICTACTOE else game
+    return f"{prefix}-memory-{slug}-{day.isoformat()}.json"
 
 
 def settings_embed(
@@ -365,9 +367,10 @@ def training_embed(progress: TrainingProgress) -> discord.Embed:
     elif p.state == "failed":
         lines.insert(0, f"⚠️ The training stopped ({p.error}). What it learned is saved.")
     if p.after is not None:
-        lines += ["", brain_change_text(p.before, p.after)]
+        lines += ["", brain_change_text(p.before, p.after, p.game)]
+    game = "" if p.game == TICTACTOE else f" at {look_of(p.game).game.title}"
     embed = discord.Embed(
-        title=f"🏋️ Training against {OPPONENT_NAMES[p.opponent]}",
+        title=f"🏋️ Training{game} against {OPPONENT_NAMES[p.opponent]}",
         description="\n".join(lines),
         colour=TRAINING_COLOURS.get(p.state, NEUTRAL),
     )

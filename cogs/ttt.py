@@ -1,4 +1,10 @@
-"""``/ttt``: play against the bot. Thin: parse, call the game flow, render the reply."""
+"""``/ttt``: play tic-tac-toe against the bot. Thin: parse, call the game flow, render the
+reply.
+
+This cog also hosts what every game's commands share (``/connect4`` calls it: see
+:mod:`cogs.connect4`): posting a board, the clicks on any board, challenges, the sweep of
+idle games and expired invitations, ``forget-me``.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +16,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from gameflow import GameError, GameService, Turn, parse_moves
+from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
+from gameflow.brain import EXAMPLES
 
 from . import chart
-from .boards import CELL_NAMES
+from .boards import look_of
 from .challenges import ChallengeButton, ChallengeDesk
 from .questions import AnswerButton, Questions
 from .render import (
@@ -29,6 +36,8 @@ from .render import (
 from .replies import answer, in_time, refuse, show, update
 
 log = logging.getLogger(__name__)
+
+TICTACTOE = "tictactoe"
 
 
 @app_commands.guild_only()
@@ -89,12 +98,8 @@ class TicTacToe(
         except discord.HTTPException as error:  # deleted, or no access: the game is over
             log.warning("could not update board message %s: %s", turn.game.message_id, error)
 
-    # --- commands -----------------------------------------------------------------
-    @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
-    @app_commands.describe(first="Who moves first: you (the default) or me")
-    async def play(
-        self, interaction: discord.Interaction, first: Literal["me", "bot"] = "me"
-    ) -> None:
+    # --- what every game's commands do --------------------------------------------------
+    async def start_game(self, interaction: discord.Interaction, first: str, game: str) -> None:
         turn = await in_time(
             interaction,
             self.service.start(
@@ -102,10 +107,121 @@ class TicTacToe(
                 interaction.channel_id,
                 interaction.user.id,
                 bot_first=first == "bot",
+                game=game,
             ),
         )
         if turn is not None:
             await show(interaction, lambda: self._post_board(interaction, turn))
+
+    async def play_move(self, interaction: discord.Interaction, number: int, command: str) -> None:
+        turn = await in_time(
+            interaction,
+            self.service.move(interaction.channel_id, interaction.user.id, number, command=command),
+        )
+        if turn is not None:
+            await show(interaction, lambda: self._post_board(interaction, turn))
+
+    def legal_choices(
+        self, interaction: discord.Interaction, current: str | int, command: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete: the moves the member may play now in the channel's game."""
+        game = self.service.running_game(interaction.channel_id)
+        if (
+            game is None
+            or game.command != command
+            or game.mark_of(interaction.user.id) is not game.board.turn
+        ):
+            return []
+        look = look_of(game.kind)
+        typed = str(current).strip()  # Discord sends what is typed in a number option as a number
+        return [
+            app_commands.Choice(name=f"{c + 1}: {look.where(c)}", value=c + 1)
+            for c in game.board.legal_moves
+            if str(c + 1).startswith(typed)
+        ]
+
+    async def resign_game(self, interaction: discord.Interaction, command: str) -> None:
+        turn = await in_time(
+            interaction, self.service.resign(interaction.channel_id, interaction.user.id, command)
+        )
+        if turn is not None:
+            await show(interaction, lambda: self._post_board(interaction, turn))
+
+    async def show_board(self, interaction: discord.Interaction, command: str) -> None:
+        game = self.service.running_game(interaction.channel_id)
+        if game is None:
+            await refuse(
+                interaction, f"No game is running in this channel. Start one with `{command} play`."
+            )
+            return
+        memory = await self.service.memory(game.guild_id, game.kind)
+        await self._post_board(interaction, Turn(game, memory_size=len(memory)))
+
+    async def show_brain(
+        self, interaction: discord.Interaction, moves: str | None, game_name: str
+    ) -> None:
+        command = COMMANDS[game_name]
+        try:
+            if moves is None:
+                game = self.service.running_game(interaction.channel_id)
+                if game is None or game.command != command:
+                    raise GameError(
+                        "No game is running in this channel. Give the moves to look at, "
+                        f"such as `{command} brain moves: {EXAMPLES[game_name]}`."
+                    )
+                game_name = game.kind
+                played, title = game.moves, "🧠 What I know about this channel's game"
+            else:
+                played = parse_moves(moves, game_name)
+                shown = " ".join(str(c + 1) for c in played) or "no moves"
+                title = f"🧠 What I know after {shown}"
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        view = await self.service.brain.view(interaction.guild_id, played, game_name)
+        await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
+
+    async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
+        top, own = await self.service.leaderboard(
+            interaction.guild_id, interaction.user.id, by, game
+        )
+        await interaction.response.send_message(
+            embed=leaderboard_embed(
+                top, own, by, interaction.guild.name, interaction.user.id, game
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def show_stats(self, interaction: discord.Interaction, game: str) -> None:
+        guild_id = interaction.guild_id
+        stats = await self.service.stats(guild_id, interaction.user.id, game)
+        embed = stats_embed(stats, interaction.user, interaction.guild.name, game)
+        png = await in_time(interaction, self._curve_png(guild_id, interaction.guild.name, game))
+        if png is None:  # no game has taught anything yet (or the drawing failed: logged)
+            await answer(interaction, embed=embed)
+            return
+        embed.set_image(url=f"attachment://{chart.FILE_NAME}")
+        await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
+
+    async def _curve_png(self, guild_id: int, guild_name: str, game: str) -> bytes | None:
+        """The learning curve's picture; the figures are shown even if drawing fails."""
+        try:
+            points = await self.service.curve(guild_id, game)
+            title = f"How I learned in {guild_name}"
+            if game != TICTACTOE:
+                title += f" ({look_of(game).game.title})"
+            return await chart.curve_png(guild_id, points, title)
+        except Exception:
+            log.exception("could not draw the learning curve of server %s", guild_id)
+            return None
+
+    # --- commands -----------------------------------------------------------------
+    @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
+    @app_commands.describe(first="Who moves first: you (the default) or me")
+    async def play(
+        self, interaction: discord.Interaction, first: Literal["me", "bot"] = "me"
+    ) -> None:
+        await self.start_game(interaction, first, TICTACTOE)
 
     @app_commands.command(
         description="Challenge a member (or anyone) to a game I watch and learn from"
@@ -120,105 +236,44 @@ class TicTacToe(
         opponent: discord.User | None = None,  # a Member when in this server
         first: Literal["me", "them", "random"] = "random",
     ) -> None:
-        await self.challenges.issue(interaction, opponent, first)
+        await self.challenges.issue(interaction, opponent, first, TICTACTOE)
 
     @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
     @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")
     async def move(self, interaction: discord.Interaction, cell: int) -> None:
-        turn = await in_time(
-            interaction, self.service.move(interaction.channel_id, interaction.user.id, cell)
-        )
-        if turn is not None:
-            await show(interaction, lambda: self._post_board(interaction, turn))
+        await self.play_move(interaction, cell, "/ttt")
 
     @move.autocomplete("cell")
     async def free_cells(
         self, interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
-        game = self.service.running_game(interaction.channel_id)
-        if game is None or game.mark_of(interaction.user.id) is not game.board.turn:
-            return []
-        typed = str(current).strip()  # Discord sends what is typed in a number option as a number
-        return [
-            app_commands.Choice(name=f"{c + 1}: {CELL_NAMES[c]}", value=c + 1)
-            for c in game.board.legal_moves
-            if str(c + 1).startswith(typed)
-        ]
+        return self.legal_choices(interaction, current, "/ttt")
 
     @app_commands.command(description="Give up the game you are playing in this channel")
     async def resign(self, interaction: discord.Interaction) -> None:
-        turn = await in_time(
-            interaction, self.service.resign(interaction.channel_id, interaction.user.id)
-        )
-        if turn is not None:
-            await show(interaction, lambda: self._post_board(interaction, turn))
+        await self.resign_game(interaction, "/ttt")
 
     @app_commands.command(description="Show this channel's game again, at the bottom of the chat")
     async def board(self, interaction: discord.Interaction) -> None:
-        game = self.service.running_game(interaction.channel_id)
-        if game is None:
-            await refuse(
-                interaction, "No game is running in this channel. Start one with `/ttt play`."
-            )
-            return
-        memory = await self.service.memory(game.guild_id)
-        await self._post_board(interaction, Turn(game, memory_size=len(memory)))
+        await self.show_board(interaction, "/ttt")
 
     @app_commands.command(description="See, privately, what I know about a position")
     @app_commands.describe(
         moves="Cells in play order, such as 5 1 9 (the channel's game if left out)"
     )
     async def brain(self, interaction: discord.Interaction, moves: str | None = None) -> None:
-        try:
-            if moves is None:
-                game = self.service.running_game(interaction.channel_id)
-                if game is None:
-                    raise GameError(
-                        "No game is running in this channel. Give the moves to look at, "
-                        "such as `/ttt brain moves: 5 1 9`."
-                    )
-                played, title = game.moves, "🧠 What I know about this channel's game"
-            else:
-                played = parse_moves(moves)
-                shown = " ".join(str(c + 1) for c in played) or "no moves"
-                title = f"🧠 What I know after {shown}"
-        except GameError as error:
-            await refuse(interaction, str(error))
-            return
-        view = await self.service.brain.view(interaction.guild_id, played)
-        await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
+        await self.show_brain(interaction, moves, TICTACTOE)
 
     @app_commands.command(description="Who taught me most in this server, or beat me most")
     @app_commands.describe(by="lessons taught (the default), wins against me, or games played")
     async def leaderboard(
         self, interaction: discord.Interaction, by: Literal["lessons", "wins", "games"] = "lessons"
     ) -> None:
-        top, own = await self.service.leaderboard(interaction.guild_id, interaction.user.id, by)
-        await interaction.response.send_message(
-            embed=leaderboard_embed(top, own, by, interaction.guild.name, interaction.user.id),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await self.show_leaderboard(interaction, by, TICTACTOE)
 
     @app_commands.command(description="This server's record against me, and yours")
     async def stats(self, interaction: discord.Interaction) -> None:
-        guild_id = interaction.guild_id
-        stats = await self.service.stats(guild_id, interaction.user.id)
-        embed = stats_embed(stats, interaction.user, interaction.guild.name)
-        png = await in_time(interaction, self._curve_png(guild_id, interaction.guild.name))
-        if png is None:  # no game has taught anything yet (or the drawing failed: logged)
-            await answer(interaction, embed=embed)
-            return
-        embed.set_image(url=f"attachment://{chart.FILE_NAME}")
-        await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
-
-    async def _curve_png(self, guild_id: int, guild_name: str) -> bytes | None:
-        """The learning curve's picture; the figures are shown even if drawing fails."""
-        try:
-            points = await self.service.curve(guild_id)
-            return await chart.curve_png(guild_id, points, f"How I learned in {guild_name}")
-        except Exception:
-            log.exception("could not draw the learning curve of server %s", guild_id)
-            return None
+        await self.show_stats(interaction, TICTACTOE)
 
     @app_commands.command(
         name="forget-me", description="Delete your games and records in this server"
@@ -267,7 +322,10 @@ class TicTacToe(
     ) -> None:
         game = self.service.running_game(interaction.channel_id)
         if game is None or game.id != game_id:
-            await refuse(interaction, "That game is over. Start a new one with `/ttt play`.")
+            await refuse(
+                interaction,
+                "That game is over. Start a new one with `/ttt play` or `/connect4 play`.",
+            )
             return
         turn = await in_time(
             interaction,
@@ -291,7 +349,8 @@ class TicTacToe(
             await self.retire(
                 turn,
                 f"⌛ <@{turn.game.player_id}>'s game was abandoned after {idle} without a "
-                "move. Nothing was learned from it. `/ttt play` starts a new one.",
+                f"move. Nothing was learned from it. `{turn.game.command} play` starts a new "
+                "one.",
             )
 
     async def retire(self, turn: Turn, notice: str) -> None:
