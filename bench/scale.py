@@ -10,7 +10,10 @@ Prints each figure with its target (issue 9):
   loopback (``bench.lean``), beside discord.py's own floor;
 * moves per second and latency through the game flow, flat out, on SQLite, on
   PostgreSQL from one process, and from two processes sharing one PostgreSQL;
-* start-up time (loading the running games) with 10,000 games running.
+* start-up time (loading the running games) with 10,000 games running;
+* Connect Four (issue 15): RAM per cached 4x4 and 5x4 server, training speed, the costs of
+  ``choose_move``, ``learn``, ``analyse`` and a cold load beside tic-tac-toe's, and the
+  teacher's best response (``--connect4`` prints this part alone).
 
 PostgreSQL runs need ``--postgres URL`` (default: the test server at 127.0.0.1); each run
 works in a schema of its own, removed afterwards.
@@ -49,23 +52,30 @@ def rss_bytes() -> int:
     raise RuntimeError("no VmRSS in /proc: this benchmark needs Linux")
 
 
-def trained_memories(kinds: int = 8, games: int = 2000) -> list[Memory]:
+def trained_memories(kinds: int = 8, games: int = 2000, game: str = "tictactoe") -> list[Memory]:
     memories = []
     for seed in range(kinds):
-        memory = Memory()
+        memory = Memory(game=game)
         engine.train(memory, games, opponent="random", seed=seed)
         memories.append(memory)
     return memories
 
 
-def cached_servers(servers: int, hot_kept: int = HOT_KEPT) -> tuple[float, float, float]:
+def cached_servers(
+    servers: int,
+    hot_kept: int = HOT_KEPT,
+    game: str = "tictactoe",
+    games: int = 2000,
+    kinds: int = 8,
+) -> tuple[float, float, float]:
     """A memory cache filled with ``servers`` servers (``hot_kept`` of them as Memory
-    objects): the RSS growth per server, the mean lessons held, and the time of a full
-    garbage collection with the cache full, after the start-up objects were frozen."""
-    templates = trained_memories()
+    objects), each with a memory of ``game`` trained for ``games`` games: the RSS growth
+    per server, the mean lessons held, and the time of a full garbage collection with the
+    cache full, after the start-up objects were frozen."""
+    templates = trained_memories(kinds, games, game)
     thresholds = gc.get_threshold()
     freeze_start_up_objects()
-    cache = ServerMemories(store=None, kept=servers, hot_kept=hot_kept)  # no store needed
+    cache = ServerMemories(store=None, kept=servers, bytes_kept=1 << 40, hot_kept=hot_kept)
     before = rss_bytes()
     for guild_id in range(servers):
         cache.replace(guild_id, templates[guild_id % len(templates)].copy(), version=0)
@@ -81,10 +91,10 @@ def cached_servers(servers: int, hot_kept: int = HOT_KEPT) -> tuple[float, float
     return grown / servers, lessons, collection
 
 
-def training_speed(opponent: str, games: int, repeats: int = 3) -> float:
+def training_speed(opponent: str, games: int, repeats: int = 3, game: str = "tictactoe") -> float:
     rates = []
     for seed in range(repeats):
-        memory = Memory()
+        memory = Memory(game=game)
         started = time.perf_counter()
         engine.train(memory, games, opponent=opponent, seed=seed)
         rates.append(games / (time.perf_counter() - started))
@@ -100,39 +110,94 @@ def microseconds(call, repeats: int = 2000) -> float:
     return statistics.median(times) * 1e6
 
 
-def engine_costs() -> dict[str, float]:
-    memory = trained_memories(kinds=1)[0]
+def engine_costs(game: str = "tictactoe", games: int = 2000) -> dict[str, float]:
+    """Medians in µs of the engine's calls on a memory of ``game`` trained for ``games``
+    random games (the keys name the call, and ``{n}`` the stored facts of a cold load)."""
+    memory = trained_memories(kinds=1, games=games, game=game)[0]
     rng = random.Random(1)
     boards = []
     for _ in range(200):
-        board = Board()
+        board = Board(game=game)
         for _ in range(rng.randrange(0, 7)):
             board.push(rng.choice(board.legal_moves))
             if board.is_game_over():
                 board.pop()
                 break
         boards.append(board)
-    games = []
+    played = []
     for _ in range(200):
-        board, moves = Board(), []
+        board, moves = Board(game=game), []
         while not board.is_game_over():
             moves.append(rng.choice(board.legal_moves))
             board.push(moves[-1])
-        games.append(moves)
+        played.append(moves)
     picks = iter(range(10**9))
     stored = [(fact.position, fact.outcome.value) for fact in memory]  # as the store has them
+    copies = iter([memory.copy() for _ in range(300)])  # learn's cost, not a copy's
     return {
         "choose_move": microseconds(lambda: engine.choose_move(memory, boards[next(picks) % 200])),
-        "learn (a copy of a trained memory)": microseconds(
-            lambda: memory.copy().learn(games[next(picks) % 200])
+        "learn (into a trained memory)": microseconds(
+            lambda: next(copies).learn(played[next(picks) % 200]), 300
         ),
         "analyse (X and O)": microseconds(
-            lambda: (engine.analyse(memory, Mark.X), engine.analyse(memory, Mark.O)), 300
+            lambda: (engine.analyse(memory, Mark.X), engine.analyse(memory, Mark.O)),
+            300 if game == "tictactoe" else 20,
         ),
-        f"a cold load: Memory from {len(stored):,} stored facts": microseconds(
-            lambda: Memory(stored), 300
+        f"a cold load of {len(stored):,} stored facts": microseconds(
+            lambda: Memory.stored(stored, game=game), 300 if game == "tictactoe" else 20
         ),
     }
+
+
+def teacher_response_ms(games: int = 300, repeats: int = 20) -> float:
+    """Median milliseconds of the teacher's best response on 4x4 right after the bot
+    learned something (its search starts afresh at each change of the memory)."""
+    from engine.training import _teacher
+
+    memory = trained_memories(kinds=1, games=games, game="connect4")[0]
+    game, rng = memory.game, random.Random(2)
+    version = [0]
+    teach = _teacher(game, memory.known, lambda: version[0], lambda code, moves: moves[0])
+    codes = []
+    while len(codes) < repeats:
+        board = Board(game=game)
+        for _ in range(rng.randrange(0, 6)):
+            board.push(rng.choice(board.legal_moves))
+        if not board.is_game_over():
+            codes.append(board.code)
+    times = []
+    for code in codes:
+        version[0] += 1  # as after a lesson
+        started = time.perf_counter()
+        teach(code, game.moves(code))
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+def connect4_figures() -> list[str]:
+    lines = []
+    for game, games, servers, target in (
+        ("connect4", 20_000, 2_000, "target <= 24 KB"),
+        ("connect4-5x4", 100_000, 200, "target <= 4 bytes a lesson"),
+    ):
+        per_server, lessons, _ = cached_servers(servers, game=game, games=games, kinds=2)
+        lines.append(
+            f"RAM per cached {game} server, {servers:,} servers of about {lessons:,.0f} "
+            f"lessons ({games:,} random games): {per_server:,.0f} bytes, "
+            f"{per_server / lessons:.1f} bytes a lesson ({target})"
+        )
+    rate = training_speed("random", 20_000, game="connect4")
+    lines.append(f"training connect4 against random: {rate:,.0f} games/s (target >= 20,000)")
+    tictactoe = engine_costs()
+    for game, games in (("connect4", 20_000), ("connect4-5x4", 100_000)):
+        for (name, cost), base in zip(engine_costs(game, games).items(), tictactoe.values(),
+                                      strict=True):  # fmt: skip
+            lines.append(f"{game} {name}: {cost:,.1f} µs, {cost / base:.1f}x tic-tac-toe's")
+    lines.append(
+        f"the teacher's best response on 4x4 after a lesson: {teacher_response_ms():.1f} ms "
+        "(median; target < 10 ms)"
+    )
+    return lines
 
 
 def full_collection_ms(repeats: int = 5) -> float:
@@ -269,9 +334,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--played", type=int, default=2000, help="games in each database run")
     parser.add_argument("--running", type=int, default=10_000, help="running games at start-up")
+    parser.add_argument("--connect4", action="store_true", help="only the Connect Four figures")
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < 1:
         parser.error("need at least 1 server and 1 game")
+    if args.connect4:
+        for line in connect4_figures():
+            print(line)
+        return
 
     tracked, before, after = start_up_collection()
     print(f"full garbage collection of a started bot ({tracked:,} objects): {before:.1f} ms, "
@@ -302,6 +372,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {line}")
     for line in asyncio.run(start_ups(args.postgres, args.running)):
         print(line)
+    print("Connect Four:")
+    for line in connect4_figures():
+        print(f"  {line}")
 
 
 if __name__ == "__main__":

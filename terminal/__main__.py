@@ -2,6 +2,8 @@
 
 python -m terminal play                  a game against this memory (you move first)
 python -m terminal play --first bot      the bot moves first
+python -m terminal --game connect4 play  Connect Four 4x4 (or connect4-5x4); every command
+                                         takes --game, tictactoe by default
 python -m terminal train random 100000   train: random, self or teacher, 1 to 1,000,000
 python -m terminal stats                 the record, the lessons, the ways to beat it
 python -m terminal export memory.json    the memory as a ttt-memory file
@@ -9,7 +11,7 @@ python -m terminal import memory.json    load one (--replace to take it instead;
 
 Everything goes through the same game flow and database as the bot (``.env`` and
 ``DATABASE_PATH`` as for ``python bot.py``). ``--server ID`` works on a Discord server's
-memory; without it, on the terminal's own (server 0).
+memory; without it, on the terminal's own (server 0). Each game has its own memory.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+import engine
 from bot import HOME, ConfigError, Settings, fail
 from cogs.render import plural
 from data import SchemaTooNewError, Store, StoreOpenError
@@ -30,6 +33,7 @@ from gameflow import BrainFigures, GameError, GameService, Turn
 from gameflow.training import MAX_GAMES, OPPONENTS, TrainingProgress
 
 PLAYER = 0  # the person at the terminal
+TICTACTOE = "tictactoe"
 
 
 def channel_of(server: int) -> int:
@@ -38,15 +42,26 @@ def channel_of(server: int) -> int:
 
 
 def board_text(turn: Turn) -> str:
-    """The board as seed 001 draws it: marks on taken cells, numbers on free ones."""
+    """Tic-tac-toe as seed 001 draws it: marks on taken cells, numbers on free ones.
+    Connect Four: rows from the top, ``.`` for a hole, the column numbers under them."""
     board = turn.game.board
-    cells = [board.cell(i).name if board.cell(i) else str(i + 1) for i in range(9)]
-    return "\n".join(" ".join(cells[r : r + 3]) for r in (0, 3, 6))
+    rules = board.game
+    if rules.move_word == "cell":
+        cells = [board.cell(i).name if board.cell(i) else str(i + 1) for i in range(9)]
+        return "\n".join(" ".join(cells[r : r + 3]) for r in (0, 3, 6))
+    position, width = board.position, rules.width
+    rows = [" ".join(position[r : r + width]) for r in range(0, len(position), width)]
+    return "\n".join([*rows, " ".join(str(c + 1) for c in range(width))])
+
+
+def move_text(rules: engine.Game, move: int) -> str:
+    return f"{move + 1}" if rules.move_word == "cell" else f"column {move + 1}"
 
 
 def show(turn: Turn) -> None:
     if turn.bot_cell is not None:
-        print(f"I play {turn.bot_cell + 1}.")
+        verb = "play" if turn.game.rules.move_word == "cell" else "drop in"
+        print(f"I {verb} {move_text(turn.game.rules, turn.bot_cell)}.")
     print(board_text(turn))
 
 
@@ -60,19 +75,22 @@ def ending(turn: Turn) -> str:
     }[turn.game.result]
 
 
-async def play(service: GameService, server: int, first: str) -> int:
+async def play(service: GameService, server: int, first: str, game: str) -> int:
     channel = channel_of(server)
     try:
-        turn = await service.start(server, channel, PLAYER, bot_first=first == "bot")
+        turn = await service.start(server, channel, PLAYER, bot_first=first == "bot", game=game)
     except GameError:  # a game left from an earlier session: go on with it
-        game = service.running_game(channel)
-        turn = Turn(game, memory_size=len(await service.memory(server)))
-        print("Your earlier game goes on.")
+        running = service.running_game(channel)
+        turn = Turn(running, memory_size=len(await service.memory(server, running.kind)))
+        print(f"Your earlier game of {running.rules.title} goes on.")
+    rules = turn.game.rules
+    word, count = rules.move_word, rules.move_count
     print(f"You are {turn.game.player_mark.name}. I know {turn.memory_size} lessons.")
     show(turn)
     while turn.game.running:
         try:
-            typed = input("Your move (1-9, q to quit): ").strip()
+            typed = input(f"Your {'move' if word == 'cell' else word} (1-{count}, q to quit): ")
+            typed = typed.strip()
         except EOFError:
             print()
             typed = "q"
@@ -81,7 +99,7 @@ async def play(service: GameService, server: int, first: str) -> int:
             print("Bye: the game was abandoned, and nothing was learned from it.")
             return 0
         if not typed.isdigit():
-            print(f"{typed!r} is not a cell: type a number from 1 to 9.")
+            print(f"{typed!r} is not a {word}: type a number from 1 to {count}.")
             continue
         try:
             turn = await service.move(channel, PLAYER, int(typed))
@@ -92,7 +110,8 @@ async def play(service: GameService, server: int, first: str) -> int:
     print(ending(turn))
     for lesson in turn.lessons:
         whose = "my" if lesson.player is turn.game.bot_mark else "your"
-        print(f"Learned: {whose} move to {lesson.cell + 1} there is a {lesson.outcome.value}.")
+        where = ("to " if rules.move_word == "cell" else "in ") + move_text(rules, lesson.cell)
+        print(f"Learned: {whose} move {where} there is a {lesson.outcome.value}.")
     return 0
 
 
@@ -114,8 +133,8 @@ def change_text(before: BrainFigures, after: BrainFigures) -> str:
     )
 
 
-async def train(service: GameService, server: int, opponent: str, games: int) -> int:
-    run = await service.trainer.start(server, channel_of(server), PLAYER, opponent, games)
+async def train(service: GameService, server: int, opponent: str, games: int, game: str) -> int:
+    run = await service.trainer.start(server, channel_of(server), PLAYER, opponent, games, game)
     progress = None
     try:
         async for progress in run.updates():
@@ -129,9 +148,9 @@ async def train(service: GameService, server: int, opponent: str, games: int) ->
     return 0
 
 
-async def stats(service: GameService, server: int) -> int:
-    record = await service.record(server)
-    figures = await service.brain.figures(server)
+async def stats(service: GameService, server: int, game: str) -> int:
+    record = await service.record(server, game=game)
+    figures = await service.brain.figures(server, game)
     print(
         f"{plural(record.games, 'game')} against me: I won {record.bot_wins:,}, lost "
         f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
@@ -143,19 +162,23 @@ async def stats(service: GameService, server: int) -> int:
     return 0
 
 
-async def export(service: GameService, server: int, path: Path) -> int:
-    document = await service.brain.export(server)
+async def export(service: GameService, server: int, path: Path, game: str) -> int:
+    document = await service.brain.export(server, game)
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     print(f"Wrote {len(document['facts']):,} lessons to {path}.")
     return 0
 
 
-async def import_(service: GameService, server: int, path: Path, replace: bool, yes: bool) -> int:
+async def import_(
+    service: GameService, server: int, path: Path, replace: bool, yes: bool, game: str
+) -> int:
     try:
         data = path.read_bytes()
     except OSError as error:
         raise GameError(f"Cannot read {path}: {error.strerror or error}.") from None
-    plan = await service.brain.plan_import(server, data, "replace" if replace else "merge")
+    plan = await service.brain.plan_import(
+        server, data, "replace" if replace else "merge", game
+    )
     print(
         f"{plan.new:,} new lessons, {plan.known:,} known already; "
         f"{change_text(plan.before, plan.after)}."
@@ -180,10 +203,17 @@ class OneLineParser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     top = OneLineParser(
-        prog="python -m terminal", description="Play and manage the tic-tac-toe bot."
+        prog="python -m terminal",
+        description="Play and manage the bot: tic-tac-toe and Connect Four.",
     )
     top.add_argument(
         "--server", type=int, default=0, help="a Discord server's ID (default 0: the terminal's)"
+    )
+    top.add_argument(
+        "--game",
+        choices=list(engine.GAMES),
+        default=TICTACTOE,
+        help="which game and memory (default: tictactoe; connect4 is 4x4)",
     )
     commands = top.add_subparsers(dest="command", required=True)
     play_ = commands.add_parser("play", help="play a game")
@@ -208,15 +238,16 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
             store, timeout_seconds=settings.game_timeout_minutes * 60, clock=time.time
         )
         await service.load()
+        game = args.game
         if args.command == "play":
-            return await play(service, args.server, args.first)
+            return await play(service, args.server, args.first, game)
         if args.command == "train":
-            return await train(service, args.server, args.opponent, args.games)
+            return await train(service, args.server, args.opponent, args.games, game)
         if args.command == "stats":
-            return await stats(service, args.server)
+            return await stats(service, args.server, game)
         if args.command == "export":
-            return await export(service, args.server, args.file)
-        return await import_(service, args.server, args.file, args.replace, args.yes)
+            return await export(service, args.server, args.file, game)
+        return await import_(service, args.server, args.file, args.replace, args.yes, game)
     finally:
         await store.close()
 

@@ -30,10 +30,12 @@ def terminal(tmp_path, *args, given=""):
     return done.returncode, done.stdout, done.stderr
 
 
-def facts(tmp_path, server=0):
+def facts(tmp_path, server=0, game="tictactoe"):
     with sqlite3.connect(tmp_path / "ttt.sqlite3") as db:
-        rows = db.execute("SELECT position, outcome FROM facts WHERE guild_id = ?", (server,))
-        return Memory(rows.fetchall())
+        rows = db.execute(
+            "SELECT position, outcome FROM facts WHERE guild_id = ? AND game = ?", (server, game)
+        )
+        return Memory(rows.fetchall(), game=game)
 
 
 def test_a_game_in_the_terminal_draws_the_board_with_cell_numbers_and_learns(tmp_path):
@@ -102,3 +104,34 @@ def test_every_bad_request_is_one_line_on_stderr_and_changes_nothing(tmp_path):
         assert "Traceback" not in err
     assert "not proven" in terminal(tmp_path, "import", str(forged), "--yes")[2]
     assert len(facts(tmp_path)) == 0
+
+
+def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(tmp_path):
+    from tests.engine.connect4_oracle import solver
+
+    code, out, err = terminal(tmp_path, "--game", "connect4", "play", given="2\n2\nx\n9\n2\n2\n")
+    assert code == 0 and not err, err
+    assert ". . . .\n. . . .\n. . . .\n. . . .\n1 2 3 4" in out
+    assert "I drop in column 1." in out and "'x' is not a column" in out
+    assert "There is no column 9" in out and "You win!" in out
+    assert "Learned: your move in column 2 there is a win." in out
+    four = facts(tmp_path, game="connect4")
+    assert len(four) == out.count("Learned:") and len(facts(tmp_path)) == 0
+    code, out, _ = terminal(tmp_path, "--game", "connect4", "stats")
+    assert code == 0 and "1 game against me: I won 0, lost 1" in out
+    code, out, _ = terminal(tmp_path, "stats")
+    assert "0 games against me" in out
+    code, out, err = terminal(tmp_path, "--game", "connect4-5x4", "train", "random", "3000")
+    assert code == 0 and not err and "3,000/3,000 games" in out
+    trained = facts(tmp_path, game="connect4-5x4")
+    judge = solver(5, 4)
+    assert len(trained) > 300
+    assert all(f.outcome.value == judge.true_outcome(f.position) for f in trained)
+    exported = tmp_path / "five.json"
+    assert terminal(tmp_path, "--game", "connect4-5x4", "export", str(exported))[0] == 0
+    code, _, err = terminal(tmp_path, "import", str(exported), "--yes")
+    assert code == 2 and "not a Tic-tac-toe one" in err
+    code, out, _ = terminal(
+        tmp_path, "--game", "connect4-5x4", "--server", "7", "import", str(exported), "--yes"
+    )
+    assert code == 0 and facts(tmp_path, 7, "connect4-5x4") == trained

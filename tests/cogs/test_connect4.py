@@ -3,6 +3,7 @@ Every lesson stored is judged by the exact solver."""
 
 import sqlite3
 
+import discord
 import pytest
 
 from tests.cogs.conftest import message_by_id
@@ -194,3 +195,72 @@ async def test_the_brain_view_names_columns_and_changes_nothing(world, db_path):
     bad = await w.alice.slash(w.channel, "connect4 brain", moves="2 2 2 2 2")
     assert bad.ephemeral and "Column 2 is full" in bad.response.content
     assert stored(db_path, w.guild.id) == before
+
+
+async def win_once(w, member=None):
+    await (member or w.alice).slash(w.channel, "connect4 play")
+    for _ in range(4):
+        await drop(w, member or w.alice, 2)
+
+
+async def test_admin_reset_of_connect4_forgets_only_its_memory_even_after_a_restart(
+    world, db_path, new_bot
+):
+    from tests.cogs.test_games import play_line
+
+    w = world
+    await win_once(w)
+    await play_line(w, w.alice, [1, 4, 7])
+    tic = stored(db_path, w.guild.id, "tictactoe")
+    question = await w.admin.slash(w.channel, "ttt-admin reset", game="connect4")
+    assert question.ephemeral and "of Connect Four 4×4" in question.response.content
+    await w.env.restart_bot(new_bot())  # the question's game rides on its buttons
+    done = await w.admin.click(question.response.message, label="Forget everything")
+    assert "of Connect Four 4×4" in done.response.content
+    assert stored(db_path, w.guild.id) == [] and stored(db_path, w.guild.id, "tictactoe") == tic
+
+
+async def test_admin_export_and_import_of_connect4_per_server(world, db_path):
+    import json
+
+    from tests.cogs.test_brain_tools import file_of
+
+    w = world
+    await win_once(w)
+    result = await w.admin.slash(w.channel, "ttt-admin export", game="connect4")
+    (attachment,) = result.response.attachments
+    assert attachment.filename.startswith("connect4-memory-home-")
+    document = json.loads(w.env.backend.cdn.get(attachment.url))
+    assert (document["game"], document["board"]) == ("connect4", "4x4")
+    refused = await w.admin.slash(w.channel, "ttt-admin import", file=file_of(document))
+    assert refused.ephemeral and "not a Tic-tac-toe one" in refused.response.content
+    other = w.env.create_guild("Other")
+    admins = other.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = other.add_member(w.env.create_user("other-admin"), roles=[admins])
+    channel = other.create_text_channel("games")
+    question = await admin.slash(
+        channel, "ttt-admin import", file=file_of(document), game="connect4"
+    )
+    assert question.ephemeral and "Ways to beat me as 🔴" in question.response.content
+    await admin.click(question.response.message, label="Import")
+    assert sorted(stored(db_path, other.id)) == sorted(stored(db_path, w.guild.id))
+
+
+async def test_admin_training_of_connect4_shows_progress_and_saves_only_true_lessons(
+    world, db_path
+):
+    from tests.cogs.test_training import until
+
+    w = world
+    started = await w.admin.slash(
+        w.channel, "ttt-admin train", opponent="random", games=3_000, game="connect4"
+    )
+    assert not started.ephemeral, started.response.content
+    title = started.response.embeds[0].title
+    assert title == "🏋️ Training at Connect Four 4×4 against a random player"
+    done = await until(w, started.response.message.id, "✅ Done: 3,000 games")
+    facts = stored(db_path, w.guild.id)
+    assert f"Lessons: 0 → **{len(facts):,}**" in done.embeds[0].description
+    assert "Ways to beat me as 🔴" in done.embeds[0].description
+    assert_true(facts)
+    assert stored(db_path, w.guild.id, "tictactoe") == []

@@ -23,6 +23,7 @@ from simcord import actors as simcord_actors
 
 from bot import create_bot
 from engine import Memory
+from tests.engine.connect4_oracle import solver
 from tests.engine.oracle import true_outcome
 
 SERVERS, CHANNELS, MEMBERS = 2, 2, 2
@@ -33,6 +34,20 @@ CELLS = st.one_of(
 )
 WHERE = st.tuples(st.integers(0, SERVERS - 1), st.integers(0, CHANNELS - 1))
 WHO = st.integers(0, MEMBERS - 1)
+# each game as its commands name it: the command group and the board option
+GAMES = {
+    "tictactoe": ("ttt", {}),
+    "connect4": ("connect4", {}),
+    "connect4-5x4": ("connect4", {"board": "5x4"}),
+}
+GAME = st.sampled_from(list(GAMES))
+# what is true, by game: exact solvers written without the engine (made here: they raise
+# the recursion limit, which Hypothesis wants done before it runs)
+JUDGES = {
+    "tictactoe": true_outcome,
+    "connect4": solver(4, 4).true_outcome,
+    "connect4-5x4": solver(5, 4).true_outcome,
+}
 TALLY: Counter[str] = Counter()  # what the sequences did, for the benchmark's report
 
 
@@ -125,20 +140,22 @@ class BotUnderAttack(RuleBasedStateMachine):
         _guild, channels, members = self.servers[where[0]]
         return members[who], channels[where[1]]
 
-    @rule(where=WHERE, who=WHO, first=st.sampled_from(["me", "bot"]))
-    def play(self, where, who, first):
+    @rule(where=WHERE, who=WHO, first=st.sampled_from(["me", "bot"]), game=GAME)
+    def play(self, where, who, first, game):
         member, channel = self.actor(where, who)
-        self.act(where, member.slash(channel, "ttt play", first=first))
+        group, board = GAMES[game]
+        self.act(where, member.slash(channel, f"{group} play", first=first, **board))
 
     @rule(where=WHERE, who=WHO, other=WHO, first=st.sampled_from(["me", "them", "random"]),
-          answer=st.sampled_from(["Accept", "Decline", "Withdraw", None]))  # fmt: skip
-    def challenge(self, where, who, other, first, answer):
+          answer=st.sampled_from(["Accept", "Decline", "Withdraw", None]), game=GAME)  # fmt: skip
+    def challenge(self, where, who, other, first, answer, game):
         """A member challenges another (themselves: an open challenge), and someone
         answers it, or nobody does."""
         member, channel = self.actor(where, who)
         opponent = self.actor(where, other)[0]
-        options = {"first": first} | ({"opponent": opponent} if other != who else {})
-        result = self.act(where, member.slash(channel, "ttt challenge", **options))
+        group, board = GAMES[game]
+        options = {"first": first} | ({"opponent": opponent} if other != who else {}) | board
+        result = self.act(where, member.slash(channel, f"{group} challenge", **options))
         if answer is None or result.ephemeral or result.response is None:
             return
         invitation = result.response.message
@@ -151,10 +168,13 @@ class BotUnderAttack(RuleBasedStateMachine):
             if answer == "Accept" and self.bot.service.running_game(channel.id) is not None:
                 TALLY["games between members"] += 1
 
-    @rule(where=WHERE, who=WHO, cell=CELLS)
-    def move(self, where, who, cell):
+    @rule(where=WHERE, who=WHO, cell=CELLS, connect4=st.booleans())
+    def move(self, where, who, cell, connect4):
         member, channel = self.actor(where, who)
-        self.act(where, member.slash(channel, "ttt move", cell=cell))
+        if connect4:
+            self.act(where, member.slash(channel, "connect4 move", column=cell))
+        else:
+            self.act(where, member.slash(channel, "ttt move", cell=cell))
 
     @initialize(picks=st.lists(st.tuples(st.integers(0, 8), st.booleans()),
                                min_size=9, max_size=9))  # fmt: skip
@@ -189,6 +209,8 @@ class BotUnderAttack(RuleBasedStateMachine):
                 for row in board.components for b in row.get("components", [])
             ):  # fmt: skip
                 self.act(where, player.click(board, custom_id=custom_id))
+            elif game.command == "/connect4":
+                self.act(where, player.slash(channel, "connect4 move", column=cell))
             else:
                 self.act(where, player.slash(channel, "ttt move", cell=cell))
             if self.bot.service.running_game(channel.id) is None:
@@ -230,16 +252,18 @@ class BotUnderAttack(RuleBasedStateMachine):
         data = {"custom_id": custom_id, "component_type": 2}
         self.act(where, simcord_actors._component_interaction(member, forged, data))
 
-    @rule(where=WHERE, who=WHO, command=st.sampled_from(["ttt resign", "ttt board", "ttt stats"]))
+    @rule(where=WHERE, who=WHO, command=st.sampled_from(
+        ["ttt resign", "ttt board", "ttt stats", "connect4 resign", "connect4 board",
+         "connect4 stats"]))  # fmt: skip
     def command(self, where, who, command):
         member, channel = self.actor(where, who)
         self.act(where, member.slash(channel, command))
 
-    @rule(where=WHERE, confirm=st.booleans())
-    def admin_reset(self, where, confirm):
+    @rule(where=WHERE, confirm=st.booleans(), game=GAME)
+    def admin_reset(self, where, confirm, game):
         _guild, channels, _members = self.servers[where[0]]
         admin = self.admins[where[0]]
-        question = self.act(where, admin.slash(channels[where[1]], "ttt-admin reset"))
+        question = self.act(where, admin.slash(channels[where[1]], "ttt-admin reset", game=game))
         label = "Forget everything" if confirm else "Cancel"
         TALLY["resets" if confirm else "cancelled resets"] += 1
         self.act(where, admin.click(question.response.message, label=label))
@@ -273,11 +297,12 @@ class BotUnderAttack(RuleBasedStateMachine):
             self.run(old.store.close())
 
     # --- checking ----------------------------------------------------------------------
-    def stored_facts(self, server: int) -> set[tuple[str, str]]:
+    def stored_facts(self, server: int) -> set[tuple[str, str, str]]:
+        """``(game, position, outcome)`` of every fact a server knows, of every game."""
         guild_id = self.servers[server][0].id
         with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True) as db:
             return set(db.execute(
-                "SELECT position, outcome FROM facts WHERE guild_id = ?", (guild_id,)
+                "SELECT game, position, outcome FROM facts WHERE guild_id = ?", (guild_id,)
             ))  # fmt: skip
 
     @invariant()
@@ -302,14 +327,17 @@ class BotUnderAttack(RuleBasedStateMachine):
 
     @invariant()
     def every_fact_is_true_and_the_cache_matches_the_store(self):
+        judges = JUDGES
         for server in range(SERVERS):
             stored = self.stored_facts(server)
-            for position, outcome in stored:
-                assert true_outcome(position) == outcome, (position, outcome)
+            for game, position, outcome in stored:
+                assert judges[game](position) == outcome, (game, position, outcome)
             TALLY["facts checked"] += len(stored)
-            cached = self.bot.service.cached_memory(self.servers[server][0].id)
-            if cached is not None:
-                assert cached == Memory(stored)
+            for game in GAMES:
+                cached = self.bot.service.cached_memory(self.servers[server][0].id, game)
+                if cached is not None:
+                    facts = [(p, o) for g, p, o in stored if g == game]
+                    assert cached == Memory(facts, game=game)
 
     @invariant()
     def no_server_changes_another_servers_memory(self):
