@@ -176,9 +176,7 @@ async def import_(
         data = path.read_bytes()
     except OSError as error:
         raise GameError(f"Cannot read {path}: {error.strerror or error}.") from None
-    plan = await service.brain.plan_import(
-        server, data, "replace" if replace else "merge", game
-    )
+    plan = await service.brain.plan_import(server, data, "replace" if replace else "merge", game)
     print(
         f"{plan.new:,} new lessons, {plan.known:,} known already; "
         f"{change_text(plan.before, plan.after)}."
