@@ -47,20 +47,31 @@ def figure(points: Sequence[CurvePoint], title: str):
     )  # fmt: skip
     top.set_ylabel("lessons known")
     top.set_title(title)
+    # the ways to beat the bot where they were counted (a board too large to search after
+    # every game has them at trainings, imports and resets only)
+    counted = [p for p in points if p.beat_x is not None]
+    counted_games = [p.games for p in counted]
     for row, (name, values, colour) in enumerate(
         (
-            ("as X (first)", [p.beat_x for p in points], "#ED4245"),
-            ("as O (second)", [p.beat_o for p in points], "#FEA500"),
+            ("as X (first)", [p.beat_x for p in counted], "#ED4245"),
+            ("as O (second)", [p.beat_o for p in counted], "#FEA500"),
         )
     ):
         bottom.plot(
-            games, values, color=colour, marker=".", markersize=4, label=f"ways to beat me {name}"
+            counted_games,
+            values,
+            color=colour,
+            marker=".",
+            markersize=4,
+            label=f"ways to beat me {name}",
         )
         for i in became_unbeatable(values):
-            bottom.plot(games[i], 0, marker="*", markersize=14, color=colour, linestyle="none")
+            bottom.plot(
+                counted_games[i], 0, marker="*", markersize=14, color=colour, linestyle="none"
+            )
             bottom.annotate(
                 f"unbeatable {name.split()[1]}",
-                (games[i], 0),
+                (counted_games[i], 0),
                 textcoords="offset points",
                 xytext=(6, 6 + 12 * row),  # one above the other when they coincide
                 color=colour,
@@ -74,7 +85,7 @@ def figure(points: Sequence[CurvePoint], title: str):
     if trainings:
         top.plot([], [], color="#99AAB5", linestyle=":", label="a training")
     bottom.set_yscale("symlog", linthresh=10)  # from hundreds of ways down to none
-    highest = max(max(p.beat_x, p.beat_o) for p in points)
+    highest = max((max(p.beat_x, p.beat_o) for p in counted), default=0)
     bottom.set_ylim(-0.8, max(12, highest * 2))
     bottom.set_ylabel("ways to beat me")
     bottom.set_xlabel("games played in this server")

@@ -333,8 +333,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
         "ALTER TABLE challenges ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
         "ALTER TABLE trainings ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
-        "ALTER TABLE curve ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
-        "DROP INDEX curve_by_guild",
+        # a board too large to search after every game (Connect Four 5x4) has its ways to
+        # beat the bot counted at trainings, imports and resets only: NULL after a game
+        """
+    CREATE TABLE curve_by_game (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL DEFAULT 'tictactoe',
+        games    INTEGER NOT NULL,
+        lessons  INTEGER NOT NULL,
+        beat_x   INTEGER,
+        beat_o   INTEGER,
+        training INTEGER NOT NULL DEFAULT 0
+    )""",
+        "INSERT INTO curve_by_game (id, guild_id, games, lessons, beat_x, beat_o, training)"
+        " SELECT id, guild_id, games, lessons, beat_x, beat_o, training FROM curve",
+        "DROP TABLE curve",
+        "ALTER TABLE curve_by_game RENAME TO curve",
         "CREATE INDEX curve_by_guild ON curve (guild_id, game, id)",
         # the game joins the primary keys: SQLite rebuilds a table to change one
         """

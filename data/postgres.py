@@ -281,6 +281,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ),
         "DROP INDEX curve_by_guild",
         "CREATE INDEX curve_by_guild ON curve (guild_id, game, id)",
+        "ALTER TABLE curve ALTER COLUMN beat_x DROP NOT NULL, ALTER COLUMN beat_o DROP NOT NULL",
         "ALTER TABLE facts DROP CONSTRAINT facts_pkey, ADD PRIMARY KEY (guild_id, game, position)",
         "ALTER TABLE memory_versions DROP CONSTRAINT memory_versions_pkey,"
         " ADD PRIMARY KEY (guild_id, game)",

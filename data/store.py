@@ -81,16 +81,16 @@ class Snapshot:
     """What the bot knows at one moment: a point of the learning curve."""
 
     lessons: int
-    beat_x: int  # ways to beat it playing X
-    beat_o: int
+    beat_x: int | None  # ways to beat it playing X (None: not counted, see engine.Game)
+    beat_o: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class CurvePoint:
     games: int  # the server's finished games at that moment
     lessons: int
-    beat_x: int
-    beat_o: int
+    beat_x: int | None  # None: not counted after that game (see Snapshot)
+    beat_o: int | None
     training: bool  # after a training rather than a game
 
 

@@ -36,6 +36,7 @@ class ConnectFour(Game):
         self.document_game = "connect4"
         self.move_count = width
         self.slots = None
+        self.searchable_per_game = width * height <= 16
         bits = self.bits = height + 1
         self.code_bits = width * bits
         self._column = (1 << bits) - 1

@@ -54,6 +54,9 @@ class Game:
     # a dense memory is 2 bits for each of ``slots`` keys; ``None``: keys are canonical
     # codes, too many to table, and a memory keeps only what it knows (engine.tables)
     slots: int | None
+    # whether the bot's whole tree of games is small enough to search (engine.analyse)
+    # after every game a bot plays: tic-tac-toe and 4x4 in a few ms; 5x4 takes ~70 ms
+    searchable_per_game: bool = True
 
     # filled by each game, most as lookups into its tables
     moves: Callable[[int], tuple[Move, ...] | None]

@@ -8,6 +8,7 @@ is by then (games may have taught the bot something in between).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -36,8 +37,8 @@ class BrainFigures:
     """What people want to know about a memory: lessons, and the ways to beat it."""
 
     lessons: int
-    ways_to_beat_as_x: int  # opponent lines that beat the bot playing X
-    ways_to_beat_as_o: int
+    ways_to_beat_as_x: int | None  # opponent lines that beat the bot playing X (None:
+    ways_to_beat_as_o: int | None  # not counted, see engine.Game.searchable_per_game)
 
     def snapshot(self) -> Snapshot:
         """These figures as a point of the learning curve."""
@@ -45,11 +46,20 @@ class BrainFigures:
 
     @classmethod
     def of(cls, memory: Memory) -> BrainFigures:
+        """Counted in full, whatever the game (Connect Four 5x4: about 70 ms)."""
         return cls(
             len(memory),
             engine.analyse(memory, Mark.X).losing_lines,
             engine.analyse(memory, Mark.O).losing_lines,
         )
+
+    @classmethod
+    async def counted(cls, memory: Memory) -> BrainFigures:
+        """:meth:`of`, in a thread on a copy for a game too large to search on the event
+        loop (the loop goes on meanwhile, and the memory may learn)."""
+        if memory.game.searchable_per_game:
+            return cls.of(memory)
+        return await asyncio.to_thread(cls.of, memory.copy())
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +210,7 @@ class Brain:
         self.clock = clock
 
     async def figures(self, guild_id: int, game: str = TICTACTOE) -> BrainFigures:
-        return BrainFigures.of(await self.memories.get(guild_id, game))
+        return await BrainFigures.counted(await self.memories.get(guild_id, game))
 
     async def view(self, guild_id: int, moves: tuple[int, ...], game: str = TICTACTOE) -> BrainView:
         """What the bot knows after ``moves`` (a position not over yet). Changes nothing."""
@@ -229,8 +239,8 @@ class Brain:
             document,
             new,
             len(document) - new,
-            BrainFigures.of(current),
-            BrainFigures.of(result),
+            await BrainFigures.counted(current),
+            await BrainFigures.counted(result),
         )
 
     async def apply_import(self, plan: ImportPlan) -> BrainChange:
@@ -244,7 +254,7 @@ class Brain:
                 for fact in result
                 if replace or current.outcome(fact.position) is None
             ]
-            after = BrainFigures.of(result)
+            before, after = await BrainFigures.counted(current), await BrainFigures.counted(result)
             with busy_means_unchanged():
                 version = await self.store.add_facts(
                     plan.guild_id,
@@ -255,4 +265,4 @@ class Brain:
                     snapshot=after.snapshot(),
                 )
             self.memories.replace(plan.guild_id, result, version)
-            return BrainChange(BrainFigures.of(current), after)
+            return BrainChange(before, after)

@@ -125,9 +125,13 @@ class ServerMemories:
 
     def ways_to_beat(
         self, guild_id: int, memory: Memory, learned: Iterable[str] = ()
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int] | tuple[None, None]:
         """The ways to beat the bot with ``memory`` (this server's current memory of its
-        game) as X and as O; ``learned``: the positions of the facts it has just learned."""
+        game) as X and as O; ``learned``: the positions of the facts it has just learned.
+        ``None`` for a game too large to search after every game (see
+        ``engine.Game.searchable_per_game``)."""
+        if not memory.game.searchable_per_game:
+            return None, None
         key = (guild_id, memory.game.name)
         analysis = self._analyses.get(key)
         if analysis is not None and analysis.memory is memory:

@@ -388,7 +388,10 @@ class GameService:
         return await self.store.curve(guild_id, game=game)
 
     async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
-        figures = self._figures(guild_id, await self.memory(guild_id, game))
+        memory = await self.memory(guild_id, game)
+        figures = self._figures(guild_id, memory)
+        if figures.ways_to_beat_as_x is None:  # not kept up to date for this game
+            figures = await BrainFigures.counted(memory)
         return Stats(
             await self.store.record(guild_id, game=game),
             await self.store.record(guild_id, player_id, game=game),

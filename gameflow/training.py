@@ -212,7 +212,7 @@ class TrainingRun:
             for position, outcome in new:  # if the commit fails, `changing` drops the cache
                 memory.add(position, outcome)
             # the end: the learning curve gets a point, marked training
-            after = BrainFigures.of(memory) if self._state != "running" else None
+            after = await BrainFigures.counted(memory) if self._state != "running" else None
             await self.trainer.store.save_training(
                 self.run_id,
                 self.guild_id,
@@ -279,7 +279,7 @@ class Trainer:
                 "I'm training for other servers right now and have no core to spare. "
                 "Try again in a minute."
             )
-        before = BrainFigures.of(await self.memories.get(guild_id, game))
+        before = await BrainFigures.counted(await self.memories.get(guild_id, game))
         with busy_means_unchanged():
             run_id = await self.store.start_training(
                 guild_id, channel_id, admin_id, opponent, games, now=self.clock(), game=game

@@ -68,3 +68,22 @@ async def test_stats_attaches_the_curve_whose_points_are_the_games_snapshots(wor
     assert result.response.embeds[0].image.url.endswith(chart.FILE_NAME)
     png = w.env.backend.cdn.get(attachment.url)
     assert png_size(png) == (800, 500) and 10_000 < len(png) < 500_000
+
+
+def test_points_without_a_count_plot_their_lessons_and_no_ways_to_beat():
+    """On a board too large to search after every game (Connect Four 5x4), a game's point
+    has lessons only; the ways to beat the bot are plotted where they were counted."""
+    points = [
+        CurvePoint(1, 3, None, None, False),
+        CurvePoint(2, 9, None, None, False),
+        CurvePoint(4, 900, 40, 300, True),  # a training counts them
+        CurvePoint(6, 912, None, None, False),
+    ]
+    top, bottom = chart.figure(points, "test").axes
+    assert list(top.lines[0].get_xdata()) == [1, 2, 4, 6]
+    as_x, as_o = (line for line in bottom.lines if line.get_label().startswith("ways"))
+    assert list(as_x.get_xdata()) == [4] and list(as_x.get_ydata()) == [40]
+    assert list(as_o.get_ydata()) == [300]
+    assert png_size(chart.draw(points, "test")) == (800, 500)
+    only_games = chart.figure(points[:2], "test").axes[1]  # nothing counted yet: no crash
+    assert all(len(line.get_xdata()) == 0 for line in only_games.lines)

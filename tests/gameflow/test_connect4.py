@@ -150,3 +150,27 @@ async def test_brain_view_export_and_import_per_game(service):
     plan = await service.brain.plan_import(GUILD + 1, data, "merge", FOUR)
     await service.brain.apply_import(plan)
     assert await service.memory(GUILD + 1, FOUR) == await service.memory(GUILD, FOUR)
+
+
+async def test_on_5x4_a_game_adds_lessons_to_the_curve_and_stats_count_the_ways_to_beat(service):
+    """5x4's tree is too large to search after every game: its curve gets the lessons and
+    no count; stats count the ways to beat it (off the event loop), and so does a training."""
+    import engine
+    from engine import Mark
+
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False, game="connect4-5x4")
+    for _ in range(4):
+        turn = await service.move(CHANNEL, ALICE, 3)
+    assert turn.game.result == "player_won" and turn.lessons
+    (point,) = await service.curve(GUILD, "connect4-5x4")
+    assert point.lessons == len(turn.lessons) and point.beat_x is None and point.beat_o is None
+    stats = await service.stats(GUILD, ALICE, "connect4-5x4")
+    memory = await service.memory(GUILD, "connect4-5x4")
+    assert stats.beatable_as_x.losing_lines == engine.analyse(memory, Mark.X).losing_lines > 0
+    assert stats.beatable_as_o.losing_lines == engine.analyse(memory, Mark.O).losing_lines > 0
+    # 4x4 is searched after every game, as tic-tac-toe is
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False, game=FOUR)
+    for _ in range(4):
+        await service.move(CHANNEL, ALICE, 2)
+    (four,) = await service.curve(GUILD, FOUR)
+    assert four.beat_x == engine.analyse(await service.memory(GUILD, FOUR), Mark.X).losing_lines
