@@ -206,3 +206,36 @@ def test_every_forged_fact_added_to_an_unbeatable_memory_is_refused_or_true_and_
         assert not engine.analyse(imported, Mark.O).beatable, forged
     assert tried > 500 and false > 400  # the experiment covers hundreds of forgeries
     assert accepted < tried - false  # and not every true fact is proven by the document
+
+
+def test_a_deeply_nested_document_is_refused_as_malformed():
+    """200 KB of brackets is under the file cap, but deeper than Python's parser goes
+    (issue 16, item 13): one clear error, not a RecursionError."""
+    nested = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(engine.MemoryFormatError, match="nested too deeply"):
+        engine.import_memory(nested)
+
+
+class Shifty(dict):
+    """An entry that answers differently on its second read (only in-process code can
+    make one): the proof must check exactly what is stored (issue 16, item 14)."""
+
+    def __init__(self, first: dict, later: dict) -> None:
+        super().__init__(first)
+        self.later, self.reads = later, 0
+
+    def __getitem__(self, key):
+        self.reads += 1
+        return (super().__getitem__ if self.reads <= 2 else self.later.__getitem__)(key)
+
+
+def test_the_document_is_read_once_so_what_is_proven_is_what_is_stored():
+    memory = Memory()
+    engine.train(memory, 2000, seed=1)
+    document = engine.export_memory(memory)
+    true, other = [f for f in document["facts"] if f["outcome"] == "loss"][:2]
+    flipped = {"position": true["position"], "outcome": "win"}
+    # stored as a (false) win, then read back as another, proven, fact for the proof
+    document["facts"] = [f if f is not true else Shifty(flipped, other) for f in document["facts"]]
+    with pytest.raises(engine.MemoryFormatError, match="not proven"):
+        engine.import_memory(document)
