@@ -10,16 +10,36 @@ started, a game between members is played, learned from and stored by the same
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from data import ChallengeRecord, StaleGameError
+from data import ChallengeRecord, GameRecord, Shards, StaleGameError, Store
+from engine import Memory
 
 from .errors import GameError, busy_means_unchanged
-from .game import COMMANDS, Turn
+from .game import COMMANDS, Game, Turn
+from .settings import ServerSettings
 
-if TYPE_CHECKING:
-    from .service import GameService
+
+class Games(Protocol):
+    """What invitations need of the running games (:class:`gameflow.GameService` is one):
+    described here, so that this module imports nothing of the service's and the service
+    imports this one, one way."""
+
+    store: Store
+    clock: Callable[[], float]
+    shards: Shards | None
+    settings: ServerSettings
+
+    def running_game(self, channel_id: int) -> Game | None: ...
+
+    def busy_channel_text(self, game: Game, member_id: int) -> str: ...
+
+    def adopt(self, record: GameRecord) -> Game: ...
+
+    async def memory(self, guild_id: int, game: str = ...) -> Memory: ...
+
 
 CHALLENGE_SECONDS = 60
 FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
@@ -35,7 +55,7 @@ def no_longer_open(command: str) -> str:
 class Challenges:
     """The invitations waiting in each channel, mirrored from the store."""
 
-    def __init__(self, games: GameService, *, coin: random.Random | None = None) -> None:
+    def __init__(self, games: Games, *, coin: random.Random | None = None) -> None:
         self.games = games
         self.store = games.store
         self.coin = coin or random.Random()  # who moves first, for first=random

@@ -27,3 +27,28 @@ def test_discord_py_reads_json_with_orjson():
     import discord.utils
 
     assert discord.utils.HAS_ORJSON
+
+
+def imports_of(path: Path) -> set[str]:
+    """The modules a Python file imports (``from .x import`` as ``.x``), at any depth."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.add("." * node.level + (node.module or ""))
+    return found
+
+
+def test_the_layers_import_one_way():
+    """The engine knows no Discord and no database; only data speaks SQL; the game flow
+    knows no Discord; inside it, the service imports the challenges and not the reverse."""
+    outside_engine = {"discord", "data", "gameflow", "cogs", "aiosqlite", "asyncpg"}
+    for path in (ROOT / "engine").glob("*.py"):
+        assert not {i for i in imports_of(path) if i.split(".")[0] in outside_engine}, path
+    for path in (ROOT / "gameflow").glob("*.py"):
+        assert not {i for i in imports_of(path) if i.split(".")[0] in ("discord", "cogs")}, path
+    assert ".service" not in imports_of(ROOT / "gameflow" / "challenges.py")
+    assert ".challenges" in imports_of(ROOT / "gameflow" / "service.py")
