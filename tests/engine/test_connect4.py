@@ -244,27 +244,26 @@ def test_a_flipped_fact_is_refused_naming_it():
         engine.import_memory(document)
 
 
-def test_an_unproven_fact_is_refused():
-    document = {
+def connect4_document(position: str, outcome: str) -> dict:
+    """A 4x4 document of one fact."""
+    return {
         "format": "ttt-memory",
         "version": 1,
         "game": "connect4",
         "board": "4x4",
-        # X's second stone in column 0: true or not, nothing in the document proves it
-        "facts": [{"position": "........X...X..O", "outcome": "loss"}],
+        "facts": [{"position": position, "outcome": outcome}],
     }
+
+
+def test_an_unproven_fact_is_refused():
+    # X's second stone in column 0: true or not, nothing in the document proves it
+    document = connect4_document("........X...X..O", "loss")
     with pytest.raises(MemoryFormatError, match=r"facts\[0\].*not proven"):
         engine.import_memory(document)
 
 
 def test_an_illegal_position_is_refused():
-    document = {
-        "format": "ttt-memory",
-        "version": 1,
-        "game": "connect4",
-        "board": "4x4",
-        "facts": [{"position": "....X...........", "outcome": "win"}],
-    }
+    document = connect4_document("....X...........", "win")  # a stone in the air
     with pytest.raises(MemoryFormatError, match=r"facts\[0\].*empty cell"):
         engine.import_memory(document)
 
