@@ -185,7 +185,10 @@ class ChallengeDesk:
     async def on_answer(self, interaction: discord.Interaction, button: ChallengeButton) -> None:
         challenges, member_id = self.service.challenges, interaction.user.id
         if button.answer == "accept":
-            turn = await in_time(interaction, challenges.accept(button.challenge_id, member_id))
+            turn = await in_time(
+                interaction,
+                challenges.accept(button.challenge_id, member_id, interaction.channel_id),
+            )
             if turn is None:
                 return
             self._stop_timer(button.challenge_id)
@@ -206,7 +209,9 @@ class ChallengeDesk:
 
             await show(interaction, start)
             return
-        closed = await in_time(interaction, challenges.decline(button.challenge_id, member_id))
+        closed = await in_time(
+            interaction, challenges.decline(button.challenge_id, member_id, interaction.channel_id)
+        )
         if closed is not None:
             challenge, how = closed
             self._stop_timer(challenge.id)

@@ -146,8 +146,16 @@ class Challenges:
         if self._waiting.get(challenge.channel_id) == challenge:
             self._waiting[challenge.channel_id] = replace(challenge, message_id=message_id)
 
-    def _live(self, challenge_id: int) -> ChallengeRecord:
+    def _live(self, challenge_id: int, channel_id: int | None) -> ChallengeRecord:
+        """The invitation, if it is still open, and (given ``channel_id``) in that channel:
+        a button is answered where its invitation was posted, never from a forged copy
+        elsewhere (another channel, another server)."""
         challenge = self.find(challenge_id)
+        if challenge is not None and channel_id is not None and channel_id != challenge.channel_id:
+            raise GameError(
+                "That invitation is not in this channel, so nothing was answered. Answer it "
+                "where it was posted, or start your own with `/ttt challenge`."
+            )
         if challenge is None:
             raise GameError(no_longer_open("/ttt"))
         if challenge.expires_at <= self.games.clock():
@@ -157,9 +165,12 @@ class Challenges:
             )
         return challenge
 
-    async def accept(self, challenge_id: int, member_id: int) -> Turn:
-        """Start the game: the challenger is the player, ``member_id`` their opponent."""
-        challenge = self._live(challenge_id)
+    async def accept(
+        self, challenge_id: int, member_id: int, channel_id: int | None = None
+    ) -> Turn:
+        """Start the game: the challenger is the player, ``member_id`` their opponent.
+        ``channel_id``: where the button was clicked (see :meth:`_live`)."""
+        challenge = self._live(challenge_id, channel_id)
         if member_id == challenge.challenger_id:
             raise GameError(
                 "You can't accept your own challenge. Wait for someone to accept it, "
@@ -190,10 +201,12 @@ class Challenges:
         memory = await self.games.memory(game.guild_id, game.kind)
         return Turn(game, memory_size=len(memory))
 
-    async def decline(self, challenge_id: int, member_id: int) -> tuple[ChallengeRecord, str]:
+    async def decline(
+        self, challenge_id: int, member_id: int, channel_id: int | None = None
+    ) -> tuple[ChallengeRecord, str]:
         """The challenged member declines, or the challenger withdraws. Returns the
         invitation and ``"declined"`` or ``"withdrawn"``."""
-        challenge = self._live(challenge_id)
+        challenge = self._live(challenge_id, channel_id)
         if member_id == challenge.challenger_id:
             how = "withdrawn"
         elif member_id == challenge.opponent_id:

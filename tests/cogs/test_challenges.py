@@ -180,3 +180,31 @@ async def test_an_invitation_and_a_member_game_survive_restarts(w, new_bot):
     text = resigned.response.embeds[0].description
     assert f"<@{w.alice.id}> resigned: <@{w.bob.id}> wins" in text
     assert not any(f.name == "I watched and learned" for f in resigned.response.embeds[0].fields)
+
+
+async def test_an_invitations_buttons_work_only_where_it_was_posted(w):
+    """A modified client can send an invitation's button from another channel or another
+    server (issue 16, item 10): nothing is answered, and no game starts there."""
+    import copy
+
+    from simcord import actors as simcord_actors
+
+    invitation = await challenge(w, w.alice, w.bob)
+    other_channel = w.guild.create_text_channel("elsewhere")
+    elsewhere = w.env.create_guild("Elsewhere")
+    stranger_channel = elsewhere.create_text_channel("games")
+    stranger = elsewhere.add_member(w.env.create_user("stranger"))
+    posted = w.env.backend.get_message(w.channel.id, invitation.id)
+    for member, channel in ((w.bob, other_channel), (stranger, stranger_channel)):
+        for label in ("Accept", "Decline"):
+            forged = copy.deepcopy(posted)
+            forged.channel_id = channel.id
+            data = {"custom_id": button(invitation, label), "component_type": 2}
+            result = await simcord_actors._component_interaction(member, forged, data)
+            assert result.ephemeral, result.response
+            assert "not in this channel" in result.response.content
+    assert w.env.backend.messages[w.channel.id][invitation.id].embeds  # untouched
+    running = [m for m in w.channel.history() if m.embeds and "members" in m.embeds[0].title]
+    assert not running  # no game started anywhere
+    board = await accept(w, w.bob, invitation)  # it still works where it was posted
+    assert board_of(board) == "........."
