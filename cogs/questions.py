@@ -19,6 +19,7 @@ from .replies import answer, refuse, update
 
 QUESTION_SECONDS = 60
 NEEDS_MANAGE_SERVER = "You need the **Manage Server** permission to do that."
+ALREADY_ANSWERED = "That question was already answered, so this click changed nothing."
 
 
 def now() -> float:
@@ -126,6 +127,9 @@ class Questions:
     def __init__(self) -> None:
         self._expiries: dict[int, asyncio.Task] = {}
         self._kept: dict[int, Any] = {}
+        # questions answered, until their time is up: a second click (a quick double
+        # click, or a client that has not redrawn) is told, and does nothing
+        self._answered: dict[int, int] = {}
 
     async def ask(
         self,
@@ -153,7 +157,15 @@ class Questions:
         self, interaction: discord.Interaction, button: AnswerButton
     ) -> tuple[bool, Any]:
         """Close the question: whether to go ahead, and what was kept for it (``None``
-        after a restart). An expired or cancelled question is answered here."""
+        after a restart). An expired, cancelled or already answered question is answered
+        here."""
+        moment = now()
+        for question_id in [q for q, until in self._answered.items() if until < moment]:
+            del self._answered[question_id]
+        if button.question_id in self._answered:
+            await refuse(interaction, ALREADY_ANSWERED)
+            return False, None
+        self._answered[button.question_id] = button.until
         expiry = self._expiries.pop(button.question_id, None)
         if expiry is not None:
             expiry.cancel()

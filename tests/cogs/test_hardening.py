@@ -83,3 +83,30 @@ def test_durations_read_as_people_say_them():
     assert duration_text(60) == "1 minute"
     assert duration_text(600) == "10 minutes"
     assert duration_text(150) == "2.5 minutes"
+
+
+async def test_a_question_answers_once_even_from_a_board_not_redrawn(world):
+    """Cancel, then "Forget everything" from the question as first shown (a quick second
+    click, or a client that has not redrawn): the second click changes nothing (issue 16,
+    item 8)."""
+    import copy
+
+    from simcord import actors as simcord_actors
+
+    from tests.cogs.test_admin import lessons
+    from tests.cogs.test_games import play_line
+
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    learned = await lessons(w, w.alice)
+    question = await w.admin.slash(w.channel, "ttt-admin reset")
+    message = question.response.message
+    first_shown = copy.deepcopy(w.env.backend.get_message(w.channel.id, message.id))
+    labels = {b.label: b.custom_id for row in message.components for b in row.children}
+    yes = labels["Forget everything"]
+    cancelled = await w.admin.click(message, label="Cancel")
+    assert "Cancelled" in cancelled.response.content
+    data = {"custom_id": yes, "component_type": 2}
+    again = await simcord_actors._component_interaction(w.admin, first_shown, data)
+    assert again.ephemeral and "already answered" in again.response.content
+    assert await lessons(w, w.alice) == learned > 0
