@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from .errors import StoreError
 from .migrations import Rows
@@ -44,9 +45,10 @@ TABLES: dict[str, str] = {
 async def copy_database(source: Store, target: Store) -> dict[str, int]:
     """Copy every table of ``source`` into the empty ``target``, in one transaction;
     return the rows copied per table."""
-    held = await target._fetch("SELECT (SELECT COUNT(*) FROM games) + (SELECT COUNT(*) FROM facts)")
-    if held[0][0]:
-        raise StoreError("the target database already holds games or lessons; copy into a new one")
+    held = {table: (await target._fetch(f"SELECT COUNT(*) FROM {table}"))[0][0] for table in TABLES}
+    if any(held.values()):
+        rows = ", ".join(f"{table}: {count:,}" for table, count in held.items() if count)
+        raise StoreError(f"the target database already holds rows ({rows}); copy into an empty one")
     statements, copied = [], {}
     for table, columns in TABLES.items():
         rows = await source._fetch(f"SELECT {columns} FROM {table}")
@@ -58,7 +60,17 @@ async def copy_database(source: Store, target: Store) -> dict[str, int]:
     return copied
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file a SQLite URL (or a bare path) names; ``None`` for PostgreSQL."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return None
+    return Path(url.removeprefix("sqlite://").removeprefix("/") if "://" in url else url)
+
+
 async def _main(source_url: str, target_url: str) -> dict[str, int]:
+    path = sqlite_path(source_url)
+    if path is not None and not path.exists():  # opening it would create an empty one
+        raise StoreError(f"there is no database at {path}; name the bot's database file")
     source = await Store.connect(source_url)
     try:
         target = await Store.connect(target_url)

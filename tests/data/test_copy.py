@@ -80,7 +80,7 @@ async def test_a_sqlite_database_moves_into_postgresql_whole_and_goes_on(tmp_pat
             fresh = await service.start(GUILD, 14, ALICE, bot_first=False)
             assert fresh.game.id > max(g.id for g in await source.running_games())
             status, _, err = await copy_command(path, target)  # never into a database in use
-            assert status == 2 and "already holds games" in err
+            assert status == 2 and "already holds rows (" in err and "games: 5" in err
         finally:
             await source.close()
             await copied.close()
@@ -91,3 +91,27 @@ async def test_a_bad_source_is_one_line(tmp_path):
     status, _, err = await copy_command(tmp_path / "folder", tmp_path / "new.sqlite3")
     assert status == 2 and err.startswith("Cannot copy:") and err.count("\n") == 1
     assert "is a folder" in err
+
+
+async def test_a_missing_source_is_refused_and_not_created(tmp_path):
+    """Issue 16, item 6: it used to "succeed" with 0 rows, creating the file and its folder."""
+    missing = tmp_path / "no" / "such.sqlite3"
+    status, _, err = await copy_command(missing, tmp_path / "new.sqlite3")
+    assert status == 2 and err.count("\n") == 1 and "there is no database at" in err
+    assert not missing.parent.exists() and not (tmp_path / "new.sqlite3").exists()
+
+
+async def test_a_target_with_any_row_is_refused_naming_the_tables(tmp_path):
+    """Issue 16, item 6: a target with only a meta row and a training used to end in a raw
+    constraint error; every table is checked first."""
+    source = tmp_path / "ttt.sqlite3"
+    await a_lived_in_database(source)
+    async with postgres_schema() as (url, schema):
+        target = f"{url}?search_path={schema}"
+        store = await Store.connect(target)
+        await store.set_meta("commands", "synced")
+        await store.start_training(GUILD, 10, ALICE, "random", 10, now=1.0)
+        await store.close()
+        status, _, err = await copy_command(source, target)
+        assert status == 2 and err.count("\n") == 1 and "DETAIL" not in err
+        assert "already holds rows (meta: 1, trainings: 1)" in err
