@@ -41,7 +41,7 @@ def _line_counter(
     """
     memo: dict[int, int] = {}
     memo_get = memo.get
-    moves_of, turn, winner = game.moves, game.turn, game.winner
+    moves_of, winner = game.moves, game.winner
     opponent = int(role.other)
     me = int(role)
     if table:
@@ -54,23 +54,24 @@ def _line_counter(
         def choice(code: int) -> int:
             return game.play(code, policy(code))
 
-    def lines(code: int) -> int:
+    # who is to move is carried down the walk (it alternates), not worked out per position
+    def lines(code: int, mover: int) -> int:
         result = memo_get(code)
         if result is not None:
             return result
         moves = moves_of(code)
         if moves is None:  # over: did the opponent win?
             result = 1 if winner(code) == opponent else 0
-        elif turn(code) == me:
-            result = lines(choice(code))
+        elif mover == me:
+            result = lines(choice(code), 3 - mover)
         else:
             result = 0
             for move in moves:
-                result += lines(move[1])
+                result += lines(move[1], 3 - mover)
         memo[code] = result
         return result
 
-    return lines
+    return lambda code: lines(code, game.turn(code))
 
 
 def count_losing_lines(policy: Policy, role: Mark, game: str | Game = "tictactoe") -> int:
@@ -91,7 +92,11 @@ def winning_replies(
 def analyse(memory: Memory, role: Mark) -> Vulnerability:
     """Whether the bot, playing ``role`` with this memory, can still be beaten, and how often."""
     game = memory.game
-    return Vulnerability(role, _line_counter(game, memory.known, role)(game.empty))
+    # a memory that keeps only what it knows answers each lookup by a binary search; a
+    # dict of its facts, made once, answers the walk's thousands in C (Connect Four 4x4:
+    # 2.3 instead of 4.2 ms; tic-tac-toe's table is as fast as it is)
+    known = memory.known if game.slots is not None else dict(memory.items()).get
+    return Vulnerability(role, _line_counter(game, known, role)(game.empty))
 
 
 class LiveAnalysis:
@@ -145,7 +150,7 @@ class LiveAnalysis:
         memo, choices, parents = self._roles[role]
         memory = self.memory
         game, known = memory.game, memory.known
-        moves_of, turn, winner = game.moves, game.turn, game.winner
+        moves_of, winner = game.moves, game.winner
         opponent = int(role.other)
         me = int(role)
         bits = game.code_bits + 1
@@ -157,26 +162,26 @@ class LiveAnalysis:
             elif parent not in _unpack(packed, bits):
                 parents[child] = packed << bits | parent + 1
 
-        def lines(code: int) -> int:
+        def lines(code: int, mover: int) -> int:
             result = memo.get(code)
             if result is not None:
                 return result
             moves = moves_of(code)
             if moves is None:
                 result = 1 if winner(code) == opponent else 0
-            elif turn(code) == me:
+            elif mover == me:
                 choices[code] = child = choose_child(game, known, code)[1]
                 link(child, code)
-                result = lines(child)
+                result = lines(child, 3 - mover)
             else:
                 result = 0
                 for move in moves:
                     link(move[1], code)
-                    result += lines(move[1])
+                    result += lines(move[1], 3 - mover)
             memo[code] = result
             return result
 
-        return lines(root)
+        return lines(root, game.turn(root))
 
 
 # A position's parents in the walk, packed into one int (code + 1 in ``bits`` bits each, so

@@ -47,6 +47,7 @@ class ConnectFour(Game):
         self._xs = [f & ((1 << h) - 1) for f, h in enumerate(self._height)]
         self._stones = [(1 << h) - 1 for h in self._height]
         self._cache: dict[int, tuple | None] = {}
+        self._winners: dict[int, int] = {}  # of the finished positions in the cache
 
     # --- reading a code ---------------------------------------------------------------
     def _boards(self, code: int) -> tuple[int, int, int]:
@@ -69,6 +70,9 @@ class ConnectFour(Game):
         return False
 
     def winner(self, code: int) -> int:
+        known = self._winners.get(code)
+        if known is not None:
+            return known
         xs, stones, _count = self._boards(code)
         if self._aligned(xs):
             return 1
@@ -108,6 +112,7 @@ class ConnectFour(Game):
         last = xs if count % 2 else stones ^ xs  # X has made the last move after an odd count
         if count == self.width * self.height or self._aligned(last):
             found = None
+            self._winners[code] = (1 if count % 2 else 2) if self._aligned(last) else 0
         else:
             drop = 1 if count % 2 else 2  # O adds the marker bit, X twice it
             found = []
@@ -121,6 +126,7 @@ class ConnectFour(Game):
             found = tuple(found)
         if len(cache) >= CACHED_POSITIONS:
             cache.clear()
+            self._winners.clear()
         cache[code] = found
         return found
 
