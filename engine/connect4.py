@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .games import Game
 
-CACHED_POSITIONS = 1 << 17  # the moves of this many positions are kept (about 40 MB)
+CACHED_POSITIONS = 1 << 16  # the moves of this many positions are kept: about 30 MB once full
 
 
 class ConnectFour(Game):
@@ -46,6 +46,14 @@ class ConnectFour(Game):
         self._height = [max(0, f.bit_length() - 1) for f in range(1 << bits)]
         self._xs = [f & ((1 << h) - 1) for f, h in enumerate(self._height)]
         self._stones = [(1 << h) - 1 for h in self._height]
+        # the mirror by tables of each side's columns (the middle one stays), when small
+        half = width // 2
+        if half * bits <= 12:
+            side = (1 << half * bits) - 1
+            self._half = (side, (width - half) * bits)
+            self._flip = [self._mirror_fields(f, half) for f in range(side + 1)]
+        else:
+            self._half = None
         self._cache: dict[int, tuple | None] = {}
         self._winners: dict[int, int] = {}  # of the finished positions in the cache
 
@@ -82,12 +90,21 @@ class ConnectFour(Game):
         column, height = self._column, self._height
         return 2 if sum(height[code >> shift & column] for shift in self._shifts) % 2 else 1
 
-    def mirror(self, code: int) -> int:
+    def _mirror_fields(self, code: int, fields: int) -> int:
+        """``fields`` columns' bits in the reverse order."""
         mirrored, column, bits = 0, self._column, self.bits
-        for _ in range(self.width):
+        for _ in range(fields):
             mirrored = mirrored << bits | code & column
             code >>= bits
         return mirrored
+
+    def mirror(self, code: int) -> int:
+        if self._half is None:
+            return self._mirror_fields(code, self.width)
+        side, high = self._half  # the left columns' bits, and where the right ones start
+        flip = self._flip
+        middle = code & ~(side | side << high)
+        return flip[code >> high] | middle | flip[code & side] << high
 
     def key(self, code: int) -> int:
         mirrored = self.mirror(code)

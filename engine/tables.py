@@ -67,12 +67,13 @@ class SparseTable:
             raise ValueError(f"this memory is an array of {typecode!r}, not {data.typecode!r}")
         self.data = array(typecode) if data is None else data
 
-    def get(self, key: int) -> int:
+    def get(self, key: int, _bisect=bisect_left) -> int:
         data = self.data
-        entry = key << 1
-        i = bisect_left(data, entry)
-        if i < len(data) and data[i] >> 1 == key:
-            return (data[i] & 1) + 1
+        i = _bisect(data, key << 1)
+        if i < len(data):
+            entry = data[i]
+            if entry >> 1 == key:
+                return (entry & 1) + 1
         return 0
 
     def set(self, key: int, value: int) -> None:
