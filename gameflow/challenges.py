@@ -60,6 +60,7 @@ class Challenges:
         self.store = games.store
         self.coin = coin or random.Random()  # who moves first, for first=random
         self._waiting: dict[int, ChallengeRecord] = {}  # by channel
+        self._closing: set[int] = set()  # invitations being expired right now
 
     async def load(self) -> None:
         self._waiting = {
@@ -220,26 +221,39 @@ class Challenges:
                 f"Anyone may accept this open challenge, but only <@{challenge.challenger_id}> "
                 "can withdraw it."
             )
-        await self._close(challenge)
+        if not await self._close(challenge):  # answered meanwhile, by another process
+            raise GameError(no_longer_open(COMMANDS[challenge.game]))
         return challenge, how
 
     async def expire_due(self) -> list[ChallengeRecord]:
-        """Close every invitation whose time is up; return them, to show them expired."""
+        """Close every invitation whose time is up; return them, to show them expired.
+
+        Each is returned once, by the one call (of one process) that closed it while it
+        was still open: calls that overlap skip the ones another is closing, and one that
+        another process accepted or answered meanwhile is not expired (its message is a
+        board or an answer by now)."""
         now = self.games.clock()
-        due = [c for c in self._waiting.values() if c.expires_at <= now]
+        due = [
+            c for c in self._waiting.values() if c.expires_at <= now and c.id not in self._closing
+        ]
         expired = []
         for challenge in due:
+            self._closing.add(challenge.id)
             try:
-                await self._close(challenge)
+                if await self._close(challenge):
+                    expired.append(challenge)
             except GameError:  # the database is busy: next sweep
                 continue
-            expired.append(challenge)
+            finally:
+                self._closing.discard(challenge.id)
         return expired
 
-    async def _close(self, challenge: ChallengeRecord) -> None:
+    async def _close(self, challenge: ChallengeRecord) -> bool:
+        """Take an invitation away; whether it was still open in the store."""
         with busy_means_unchanged():
-            await self.store.close_challenge(challenge.id)
+            closed = await self.store.close_challenge(challenge.id)
         self._forget(challenge)
+        return closed
 
     def _forget(self, challenge: ChallengeRecord) -> None:
         if (waiting := self._waiting.get(challenge.channel_id)) and waiting.id == challenge.id:

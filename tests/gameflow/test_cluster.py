@@ -99,3 +99,26 @@ async def test_each_process_of_a_cluster_picks_up_only_its_own_servers(two_proce
         assert [g.guild_id for g in service._games.values()] == [on_shard[shard]]
         assert [r.guild_id for r in await service.trainer.recover()] == [on_shard[shard]]
     assert first.challenges.all() == [] and len(second.challenges.all()) == 1
+
+
+async def test_invitations_expire_once_each_and_never_over_a_game_another_process_started(
+    two_processes,
+):
+    """Issue 16, item 1: each timer used to expire every due invitation (N invitations
+    expiring together made about N² edits), and a process expired an invitation the other
+    had already turned into a running game's board."""
+    import asyncio
+
+    first, second = two_processes
+    invitations = [
+        await first.challenges.issue(GUILD, 100 + n, ALICE, 200 + n, "me") for n in range(20)
+    ]
+    await second.load()  # both hold every invitation, as during a deploy
+    await second.challenges.accept(invitations[0].id, 200)  # becomes a game in the second
+    clock = first.clock
+    first.clock = second.clock = lambda: clock() + 3600
+    rounds = await asyncio.gather(*(first.challenges.expire_due() for _ in range(20)))
+    expired = [c.id for r in rounds for c in r]
+    assert sorted(expired) == sorted(c.id for c in invitations[1:])  # once each, not the game
+    assert await second.challenges.expire_due() == []  # the other process: nothing left
+    assert first.running_game(100) is None and second.running_game(100) is not None
