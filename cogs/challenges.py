@@ -29,6 +29,10 @@ FIRST_TEXT = {
     "random": "who moves first ({first}) is drawn at random",
 }
 CLOSED_COLOUR = 0x99AAB5
+NOT_POSTED = (
+    "I couldn't post your challenge, so I withdrew it: nothing is waiting in this channel. "
+    "Please try again."
+)
 
 
 def invitation_embed(challenge: ChallengeRecord) -> discord.Embed:
@@ -167,15 +171,22 @@ class ChallengeDesk:
 
         async def post() -> None:
             # the challenged member is pinged, so they see it; nobody else is
-            message_id = await answer(
-                interaction,
-                content=f"<@{opponent.id}>" if opponent is not None else None,
-                embed=invitation_embed(challenge),
-                view=invitation_view(challenge),
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[opponent] if opponent else False
-                ),
-            )
+            try:
+                message_id = await answer(
+                    interaction,
+                    content=f"<@{opponent.id}>" if opponent is not None else None,
+                    embed=invitation_embed(challenge),
+                    view=invitation_view(challenge),
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False, roles=False, users=[opponent] if opponent else False
+                    ),
+                )
+            except discord.HTTPException:
+                # nobody can see or answer it: it must not hold the channel until it expires
+                log.warning("could not post challenge %s; withdrawn", challenge.id, exc_info=True)
+                await self.service.challenges.withdraw_unshown(challenge)
+                await refuse(interaction, NOT_POSTED)
+                return
             if message_id is not None:
                 await self.service.challenges.attach_message(challenge, message_id)
             self._time(challenge)

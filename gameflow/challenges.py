@@ -42,6 +42,8 @@ class Games(Protocol):
 
 
 CHALLENGE_SECONDS = 60
+# an invitation still without its message this long after it was stored was never posted
+UNPOSTED_SECONDS = 10
 FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
 
 
@@ -63,9 +65,18 @@ class Challenges:
         self._closing: set[int] = set()  # invitations being expired right now
 
     async def load(self) -> None:
+        """Pick up the waiting invitations. One that never got its message (the process
+        stopped between storing it and posting it) is withdrawn: nobody can see it."""
         self._waiting = {
             c.channel_id: c for c in await self.store.pending_challenges(self.games.shards)
         }
+        posted_by = self.games.clock() + CHALLENGE_SECONDS - UNPOSTED_SECONDS
+        for challenge in list(self._waiting.values()):
+            if challenge.message_id is None and challenge.expires_at < posted_by:
+                try:
+                    await self._close(challenge)
+                except GameError:  # the database is busy: it expires in its time
+                    continue
 
     def all(self) -> list[ChallengeRecord]:
         return list(self._waiting.values())
@@ -140,6 +151,11 @@ class Challenges:
             )
         self._waiting[channel_id] = challenge
         return challenge
+
+    async def withdraw_unshown(self, challenge: ChallengeRecord) -> None:
+        """Take back an invitation whose message could not be posted: nobody could see or
+        answer it, and it would hold its channel until it expired."""
+        await self._close(challenge)
 
     async def attach_message(self, challenge: ChallengeRecord, message_id: int) -> None:
         """Remember the invitation's message, to show it as expired later."""

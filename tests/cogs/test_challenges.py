@@ -208,3 +208,13 @@ async def test_an_invitations_buttons_work_only_where_it_was_posted(w):
     assert not running  # no game started anywhere
     board = await accept(w, w.bob, invitation)  # it still works where it was posted
     assert board_of(board) == "........."
+
+
+async def test_an_invitation_that_could_not_be_posted_is_withdrawn(w):
+    """Issue 16, item 7: saved, but its message refused by Discord, it blocked the channel
+    until it expired, and nobody could see or answer it."""
+    w.env.inject_error("POST", "/interactions/*/callback", status=500)
+    result = await w.alice.slash(w.channel, "ttt challenge", opponent=w.bob)
+    assert result.ephemeral and "withdrew it" in result.response.content
+    played = await w.bob.slash(w.channel, "ttt play")  # the channel is free at once
+    assert not played.ephemeral, played.response.content

@@ -183,3 +183,19 @@ async def test_forget_me_takes_a_member_out_of_games_with_others(service):
     assert await service.store.member_record(GUILD, ALICE) == MemberRecord(2, 2, 0, 0, 0)
     top, _ = await service.leaderboard(GUILD, ALICE)
     assert [row.player_id for row in top] == [ALICE]
+
+
+async def test_an_invitation_never_posted_is_withdrawn_at_the_next_start(service, tmp_path):
+    """Issue 16, item 7: a process stopped between storing an invitation and posting it
+    left it holding the channel, unseen, until it expired."""
+    from tests.gameflow.test_service import reopen
+
+    await service.challenges.issue(1, 10, 100, 200, "me")  # stored, never posted
+    posted = await service.challenges.issue(1, 11, 100, 200, "me")
+    await service.challenges.attach_message(posted, 555)
+    service.test_clock[0] += 15
+    fresh = await reopen(service, tmp_path)
+    assert [c.channel_id for c in fresh.challenges.all()] == [11]
+    turn = await fresh.start(1, 10, 300, bot_first=False)  # the channel is free
+    assert turn.game.running
+    await fresh.store.close()
