@@ -148,7 +148,7 @@ class TicTacToe(
             await show(interaction, lambda: self._post_board(interaction, turn))
 
     async def show_board(self, interaction: discord.Interaction, command: str) -> None:
-        game = self.service.running_game(interaction.channel_id)
+        game = await self.service.find_game(interaction.channel_id)
         if game is None:
             await refuse(
                 interaction, f"No game is running in this channel. Start one with `{command} play`."
@@ -320,7 +320,7 @@ class TicTacToe(
     async def on_cell_click(
         self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
     ) -> None:
-        game = self.service.running_game(interaction.channel_id)
+        game = await self.service.find_game(interaction.channel_id)
         if game is None or game.id != game_id:
             await refuse(
                 interaction,

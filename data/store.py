@@ -351,6 +351,12 @@ class Store:
         version = await self.memory_version(guild_id, game)
         return await self.load_facts(guild_id, game), version
 
+    async def count_facts(self, guild_id: int, game: str = TICTACTOE) -> int:
+        ((count,),) = await self._fetch(
+            "SELECT COUNT(*) FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game)
+        )
+        return count
+
     async def load_facts(self, guild_id: int, game: str = TICTACTOE) -> list[tuple[str, str]]:
         rows = await self._fetch(
             "SELECT position, outcome FROM facts WHERE guild_id = ? AND game = ? ORDER BY position",

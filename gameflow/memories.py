@@ -82,6 +82,18 @@ class ServerMemories:
         async with self._lock(key):
             return await self._loaded(key)
 
+    async def current(self, guild_id: int, game: str = TICTACTOE) -> Memory:
+        """:meth:`get`, read afresh if the store holds another count of facts: another
+        process's games on this server teach the store, not this cache (a count is one
+        indexed read; figures people see must not lag)."""
+        memory = await self.get(guild_id, game)
+        if await self.store.count_facts(guild_id, game) != len(memory):
+            key = (guild_id, game)
+            async with self._lock(key):
+                self._forget(key)
+                memory = await self._loaded(key)
+        return memory
+
     def version(self, guild_id: int, game: str = TICTACTOE) -> int:
         """The store's version of the cached memory (0 if the server has never been reset
         or imported into)."""

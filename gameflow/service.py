@@ -140,7 +140,32 @@ class GameService:
             self._busy.discard(channel_id)
 
     def running_game(self, channel_id: int) -> Game | None:
+        """The channel's running game as this process holds it (see :meth:`find_game`)."""
         return self._games.get(channel_id)
+
+    async def _still_running(self, channel_id: int) -> Game | None:
+        """The channel's game as the store has it, before a refusal rests on the cached one:
+        another process may have ended it."""
+        record = await self.store.running_game(channel_id)
+        if record is None:
+            self._games.pop(channel_id, None)
+            return None
+        game = self._games.get(channel_id)
+        if game is None or game.id != record.id or game.moves != record.moves:
+            game = self._games[channel_id] = Game.from_record(record)
+        return game
+
+    async def find_game(self, channel_id: int) -> Game | None:
+        """The channel's running game; on a miss, as the store has it. Another process
+        on the same server (an overlapping deploy, a re-shard) may have started it, and
+        "no game here" must be true before it is said."""
+        game = self._games.get(channel_id)
+        if game is None:
+            record = await self.store.running_game(channel_id)
+            game = self._games.get(channel_id)  # it may have come meanwhile
+            if game is None and record is not None:
+                game = self._games[channel_id] = Game.from_record(record)
+        return game
 
     def _own_game(self, channel_id: int, member_id: int, command: str | None = None) -> Game:
         """The channel's game, if ``member_id`` plays in it (and, with ``command``, if it is
@@ -185,7 +210,7 @@ class GameService:
     ) -> Turn:
         """Start a game of ``game`` against the bot (one game per channel, whatever the
         game)."""
-        if (running := self._games.get(channel_id)) is not None:
+        if channel_id in self._games and (running := await self._still_running(channel_id)):
             raise GameError(self.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
         self.settings.check_channel(guild_id, channel_id)
@@ -248,6 +273,7 @@ class GameService:
         ``command``: the slash command group the move came from, to refuse a move of
         another game.
         """
+        await self.find_game(channel_id)
         self._own_game(channel_id, player_id, command)  # "no game" outranks "busy"
         with self._one_request(channel_id):
             # it may have ended while we waited
@@ -295,6 +321,7 @@ class GameService:
     async def resign(self, channel_id: int, member_id: int, command: str | None = None) -> Turn:
         """A player gives up: the other side wins. In a game between members, who
         resigned is kept, to know who won."""
+        await self.find_game(channel_id)
         self._own_game(channel_id, member_id, command)
         with self._one_request(channel_id):
             game = self._own_game(channel_id, member_id, command)
@@ -388,7 +415,7 @@ class GameService:
         return await self.store.curve(guild_id, game=game)
 
     async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
-        memory = await self.memory(guild_id, game)
+        memory = await self.memories.current(guild_id, game)
         figures = self._figures(guild_id, memory)
         if figures.ways_to_beat_as_x is None:  # not kept up to date for this game
             figures = await BrainFigures.counted(memory)

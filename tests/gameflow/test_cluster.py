@@ -122,3 +122,27 @@ async def test_invitations_expire_once_each_and_never_over_a_game_another_proces
     assert sorted(expired) == sorted(c.id for c in invitations[1:])  # once each, not the game
     assert await second.challenges.expire_due() == []  # the other process: nothing left
     assert first.running_game(100) is None and second.running_game(100) is not None
+
+
+async def test_a_process_that_missed_a_game_asks_the_store_before_saying_there_is_none(
+    two_processes,
+):
+    """Issue 16, item 5: with two processes on one server, moves were told "No game is
+    running in this channel" while the other process's game ran, and stats lagged."""
+    first, second = two_processes
+    await second.memory(GUILD)  # the second has read the server's memory already
+    await first.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    assert second.running_game(CHANNEL) is None  # it has not seen the game start
+    turn = await second.move(CHANNEL, ALICE, 1)  # yet the move is played there
+    assert turn.game.moves == (0, 1)
+    for cell in (4, 7):
+        turn = await second.move(CHANNEL, ALICE, cell)
+    assert turn.game.result == "player_won" and turn.lessons
+    await first.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    for cell in (3, 5, 7, 9):
+        turn = await first.move(CHANNEL, ALICE, cell)
+        if not turn.game.running:
+            break
+    stored = len(await first.store.load_facts(GUILD))
+    assert (await second.stats(GUILD, ALICE)).facts == stored  # not the cache's older count
+    assert (await first.stats(GUILD, ALICE)).facts == stored
