@@ -182,10 +182,17 @@ class TicTacToe(
         await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
 
     async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
-        top, own = await self.service.leaderboard(
-            interaction.guild_id, interaction.user.id, by, game
+        # every read of the store goes through the deadline guard: a slow database must
+        # not leave Discord's 3 seconds unanswered
+        standings = await in_time(
+            interaction,
+            self.service.leaderboard(interaction.guild_id, interaction.user.id, by, game),
         )
-        await interaction.response.send_message(
+        if standings is None:
+            return
+        top, own = standings
+        await answer(
+            interaction,
             embed=leaderboard_embed(
                 top, own, by, interaction.guild.name, interaction.user.id, game
             ),
@@ -194,7 +201,9 @@ class TicTacToe(
 
     async def show_stats(self, interaction: discord.Interaction, game: str) -> None:
         guild_id = interaction.guild_id
-        stats = await self.service.stats(guild_id, interaction.user.id, game)
+        stats = await in_time(interaction, self.service.stats(guild_id, interaction.user.id, game))
+        if stats is None:
+            return
         embed = stats_embed(stats, interaction.user, interaction.guild.name, game)
         png = await in_time(interaction, self._curve_png(guild_id, interaction.guild.name, game))
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)

@@ -214,3 +214,34 @@ async def test_moves_made_the_moment_a_board_appears_leave_one_board(fake, tmp_p
             assert [m["id"] for m in fake.board_messages()] == [shown.message["id"]]
     finally:
         await kill(fake, process)
+
+
+@pytest.mark.parametrize("command", ["ttt stats", "ttt leaderboard"])
+async def test_stats_and_leaderboard_on_a_slow_postgresql_are_deferred_in_time(
+    fake, tmp_path, command
+):
+    """Issue 16, item 3: with PostgreSQL holding the counters' table for longer than the
+    deadline allows, both used to answer late ("This interaction failed")."""
+    import asyncpg
+
+    from tests.conftest import postgres_schema
+
+    async with postgres_schema() as (url, schema):
+        process = await started(fake, tmp_path, DATABASE_URL=f"{url}?search_path={schema}")
+        try:
+            db = await asyncpg.connect(url, server_settings={"search_path": schema})
+            try:
+                async with db.transaction():  # holds the table: the bot's reads wait
+                    await db.execute(
+                        "LOCK TABLE server_counts, player_counts IN ACCESS EXCLUSIVE MODE"
+                    )
+                    asking = await fake.slash(fake.owner, command)
+                    await asyncio.sleep(1.9)  # past the bot's 1.5 s, within its 2 s lock wait
+            finally:
+                await db.close()
+            answer = await fake.answered(asking)
+        finally:
+            await kill(fake, process)
+    assert answer.kind == "deferred" and not answer.late
+    assert answer.responded_at - answer.created < RESPONSE_DEADLINE
+    assert answer.message is not None and answer.message["embeds"]  # and then the answer
