@@ -16,6 +16,7 @@ from typing import TypeVar
 import discord
 
 from gameflow import GameError
+from gameflow.errors import DATABASE_UNREACHABLE, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,9 @@ async def in_time(
     except GameError as error:
         await _settle(timer, deferring)
         await refuse(interaction, str(error))
+    except StoreUnavailableError:  # logged once per outage, by the store
+        await _settle(timer, deferring)
+        await _apologise(interaction, DATABASE_UNREACHABLE)
     except Exception:
         log.exception("request failed before anything was saved")
         await _settle(timer, deferring)

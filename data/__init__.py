@@ -6,6 +6,7 @@ from .errors import (
     StoreBusyError,
     StoreError,
     StoreOpenError,
+    StoreUnavailableError,
     UniqueViolation,
 )
 from .migrations import SCHEMA_VERSION
@@ -46,6 +47,7 @@ __all__ = [
     "StoreBusyError",
     "StoreError",
     "StoreOpenError",
+    "StoreUnavailableError",
     "TrainingRecord",
     "UniqueViolation",
 ]

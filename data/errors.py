@@ -13,6 +13,11 @@ class StoreBusyError(StoreError):
     """Another connection held the database past the wait; the write did not happen."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database cannot be reached (down, restarting, the connection lost); the request
+    was not stored."""
+
+
 class StaleGameError(StoreError):
     """A game write lost a race: the game changed since it was read. Nothing was written."""
 

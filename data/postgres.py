@@ -9,6 +9,7 @@ migrations take an advisory lock so that two processes starting at once migrate 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Sequence
 
@@ -19,9 +20,22 @@ from .errors import (
     StaleGameError,
     StoreBusyError,
     StoreOpenError,
+    StoreUnavailableError,
     UniqueViolation,
 )
 from .migrations import Rows
+
+log = logging.getLogger(__name__)
+
+# what a lost or refused connection raises: PostgreSQL down, restarting, or out of reach
+UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
 
 LOCK_WAIT_MS = 2000  # as SQLite's busy timeout: fail one request fast and truthfully
 MIGRATION_LOCK = 0x7474_7400  # an advisory lock id of our own ("ttt")
@@ -414,6 +428,19 @@ def dialect(sql: str) -> str:
 class PostgresDriver:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
+        self._down = False  # in an outage: logged once when it starts, once when it ends
+
+    def _unreachable(self, error: BaseException) -> StoreUnavailableError:
+        if not self._down:
+            self._down = True
+            log.warning("cannot reach PostgreSQL (%s); requests are refused until it is back",
+                        error or type(error).__name__)  # fmt: skip
+        return StoreUnavailableError(f"the database cannot be reached ({type(error).__name__})")
+
+    def _reached(self) -> None:
+        if self._down:
+            self._down = False
+            log.warning("PostgreSQL is reachable again")
 
     @classmethod
     async def open(cls, url: str, *, schema: str | None = None) -> PostgresDriver:
@@ -422,9 +449,16 @@ class PostgresDriver:
         settings = {"lock_timeout": str(LOCK_WAIT_MS)}
         if schema is not None:
             settings["search_path"] = schema
+        pool = None
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=10, server_settings=settings)
+            # no floor of idle connections: in an outage the pool would try to restore it
+            # and log each try; connections it has are kept for reuse all the same
+            pool = await asyncpg.create_pool(url, min_size=0, max_size=10, server_settings=settings)
+            async with pool.acquire():  # the first connection: refused now, or never
+                pass
         except (OSError, asyncpg.PostgresError, ValueError) as error:
+            if pool is not None:
+                await pool.close()
             raise StoreOpenError(
                 f"cannot connect to PostgreSQL ({error}); check DATABASE_URL and that the "
                 "server is running"
@@ -472,9 +506,13 @@ class PostgresDriver:
 
     async def fetch(self, sql: str, params: Sequence = ()) -> list:
         try:
-            return [tuple(row) for row in await self._pool.fetch(dialect(sql), *params)]
+            rows = [tuple(row) for row in await self._pool.fetch(dialect(sql), *params)]
         except asyncpg.LockNotAvailableError:
             raise StoreBusyError(_BUSY) from None
+        except UNREACHABLE as error:
+            raise self._unreachable(error) from None
+        self._reached()
+        return rows
 
     async def write(
         self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int
@@ -499,6 +537,9 @@ class PostgresDriver:
             raise UniqueViolation(str(error)) from None
         except asyncpg.LockNotAvailableError:
             raise StoreBusyError(_BUSY) from None
+        except UNREACHABLE as error:
+            raise self._unreachable(error) from None
+        self._reached()
         return wanted
 
 

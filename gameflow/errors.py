@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from data import StoreBusyError
+from data import StoreBusyError, StoreUnavailableError
 
 
 class GameError(Exception):
@@ -21,10 +21,19 @@ DATABASE_BUSY = (
 )
 
 
+DATABASE_UNREACHABLE = (
+    "I can't reach my database right now, so nothing was played or changed. "
+    "Please try again in a moment."
+)
+
+
 @contextmanager
 def busy_means_unchanged() -> Iterator[None]:
-    """A write that timed out behind another program's lock changed nothing: say so."""
+    """A write that timed out behind another program's lock, or that could not reach the
+    database, changed nothing: say so."""
     try:
         yield
     except StoreBusyError:
         raise GameError(DATABASE_BUSY) from None
+    except StoreUnavailableError:
+        raise GameError(DATABASE_UNREACHABLE) from None

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
-from data import Shards, Store, StoreBusyError, TrainingRecord
+from data import Shards, Store, StoreBusyError, StoreUnavailableError, TrainingRecord
 
 from . import training_worker
 from .brain import BrainFigures
@@ -164,8 +164,8 @@ class TrainingRun:
             return None
         try:
             after = await self._save()
-        except StoreBusyError:
-            self._unsaved = True  # kept: saved at a later call
+        except (StoreBusyError, StoreUnavailableError):
+            self._unsaved = True  # kept: saved at a later call, once the database answers
             return None
         if self._state != "running":
             self.stop()

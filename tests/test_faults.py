@@ -245,3 +245,38 @@ async def test_stats_and_leaderboard_on_a_slow_postgresql_are_deferred_in_time(
     assert answer.kind == "deferred" and not answer.late
     assert answer.responded_at - answer.created < RESPONSE_DEADLINE
     assert answer.message is not None and answer.message["embeds"]  # and then the answer
+
+
+async def test_an_outage_of_postgresql_is_said_as_such_and_the_bot_goes_on_after_it(fake, tmp_path):
+    """Issue 16, item 4: the database down read as "Something went wrong on my side".
+    Through a proxy the test cuts: a move, stats and a new game are each told the database
+    cannot be reached, nothing is stored, and play goes on once it is back."""
+    import asyncpg
+
+    from tests.conftest import postgres_schema
+    from tests.pgproxy import Proxy
+
+    async with postgres_schema() as (url, schema):
+        proxy = await Proxy(url).start()
+        process = await started(fake, tmp_path, DATABASE_URL=f"{proxy.url}?search_path={schema}")
+        try:
+            await fake.answered(await fake.slash(fake.owner, "ttt play"))
+            await proxy.cut()
+            answers = [
+                await fake.answered(await fake.slash(fake.owner, command, **options))
+                for command, options in (("ttt move", {"cell": 5}), ("ttt stats", {}))
+            ]
+            proxy.restore()
+            moved = await fake.answered(await fake.slash(fake.owner, "ttt move", cell=5))
+        finally:
+            await kill(fake, process)
+            await proxy.stop()
+        db = await asyncpg.connect(url, server_settings={"search_path": schema})
+        try:
+            stored = await db.fetchval("SELECT moves FROM games")
+        finally:
+            await db.close()
+    for answer in answers:
+        assert "can't reach my database" in answer.text, answer.text
+        assert "Something went wrong" not in answer.text
+    assert board_of(moved.message) == "O...X...." and stored == "40"
