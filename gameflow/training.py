@@ -11,6 +11,7 @@ learning; both sides only add proven facts, so the merge never conflicts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import select
@@ -79,7 +80,10 @@ class TrainingRun:
         self.cancelled_by: int | None = None
         context = multiprocessing.get_context("spawn")  # no fork of a process with threads
         self._reports, sender = context.Pipe(duplex=False)
-        self._cancel = context.Event()
+        # a pipe, not an Event: an Event is a semaphore, which the resource tracker reports
+        # as leaked when the bot's process is killed
+        cancels, self._cancel = context.Pipe(duplex=False)
+        self._cancelled = False
         self._process = context.Process(
             target=training_worker.run,
             args=(
@@ -90,13 +94,13 @@ class TrainingRun:
                 None,
                 trainer.update_seconds,
                 sender,
-                self._cancel,
+                cancels,
                 os.getpid(),
             ),
             daemon=True,
             name=f"ttt-training-{run_id}",
         )
-        self._sender = sender
+        self._sender, self._cancels = sender, cancels
         self._state: State = "running"
         self._played, self._learned, self._seconds = 0, 0, 0.0
         self._pending: list[tuple[str, str]] = []
@@ -105,20 +109,27 @@ class TrainingRun:
 
     def cancel(self, admin_id: int) -> bool:
         """Ask the worker to stop; its lessons so far are saved. False if already asked."""
-        if self._cancel.is_set():
+        if self._cancelled:
             return False
         self.cancelled_by = admin_id
-        self._cancel.set()
+        self._ask_to_stop()
         return True
+
+    def _ask_to_stop(self) -> None:
+        self._cancelled = True
+        with contextlib.suppress(OSError, ValueError):  # the worker has gone already
+            self._cancel.send(True)
 
     def stop(self) -> None:
         """End the worker at once (the run ended, or the bot is closing); a run stopped
         before it ended is marked interrupted at the next start-up."""
-        self._cancel.set()
+        if not self._cancelled:
+            self._ask_to_stop()
         if self._process.is_alive():
             self._process.kill()
-        if not self._reports.closed:
-            self._reports.close()
+        for pipe in (self._reports, self._cancel):
+            if not pipe.closed:
+                pipe.close()
         if self.trainer._runs.get(self.guild_id) is self:
             del self.trainer._runs[self.guild_id]
 
@@ -127,6 +138,7 @@ class TrainingRun:
         if not self._process.is_alive() and self._process.exitcode is None:
             self._process.start()
             self._sender.close()  # the worker's end: EOF on the pipe once the worker is gone
+            self._cancels.close()
 
     async def updates(self) -> AsyncIterator[TrainingProgress]:
         """Progress, saved before it is yielded, until the run has ended."""

@@ -11,13 +11,12 @@ from __future__ import annotations
 import os
 import time
 from multiprocessing.connection import Connection
-from multiprocessing.synchronize import Event
 
 import engine
 from engine import Memory
 
 NICENESS = 10
-CHECK_EVERY_GAMES = 500  # how often the loop looks at the clock and the cancel event
+CHECK_EVERY_GAMES = 500  # how often the loop looks at the clock and the cancel pipe
 
 
 class _Cancelled(Exception):
@@ -32,11 +31,32 @@ def run(
     seed: int | None,
     report_seconds: float,
     reports: Connection,  # the sending end of a pipe
-    cancel: Event,
+    cancel: Connection,  # the receiving end of another: anything sent on it stops the run
     parent_pid: int,
 ) -> None:
     """Train, sending ``("progress" | "done" | "cancelled", played, new facts, seconds)``,
-    or ``("failed", 0, message, seconds)``."""
+    or ``("failed", 0, message, seconds)``. If the bot's process is gone (killed), it
+    stops and exits quietly: nobody is left to tell."""
+    try:
+        _train(game, facts, opponent, games, seed, report_seconds, reports, cancel, parent_pid)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        pass  # the bot's end of the pipes is gone
+    finally:
+        reports.close()
+        cancel.close()
+
+
+def _train(
+    game: str,
+    facts: list[tuple[str, str]],
+    opponent: str,
+    games: int,
+    seed: int | None,
+    report_seconds: float,
+    reports: Connection,
+    cancel: Connection,
+    parent_pid: int,
+) -> None:
     started = time.perf_counter()
     try:
         os.nice(NICENESS)  # background work: the bot's own process goes first for the CPU
@@ -55,7 +75,7 @@ def run(
         def progress(done: int, total: int) -> None:
             now = time.perf_counter()
             last[1] = done
-            if cancel.is_set() or os.getppid() != parent_pid:  # asked to, or orphaned
+            if os.getppid() != parent_pid or cancel.poll():  # orphaned, or asked to stop
                 raise _Cancelled
             if now - last[0] >= report_seconds and done < total:
                 last[0] = now
@@ -74,7 +94,7 @@ def run(
             reports.send(("cancelled", last[1], new_facts(), time.perf_counter() - started))
             return
         reports.send(("done", games, new_facts(), time.perf_counter() - started))
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        raise  # the bot is gone: nothing to report to
     except Exception as error:  # reported, so the bot can say so instead of waiting forever
         reports.send(("failed", 0, f"{type(error).__name__}: {error}", 0.0))
-    finally:
-        reports.close()

@@ -1,7 +1,9 @@
 """Training in a worker process: progress saved as it goes, cancel, one run per server."""
 
 import asyncio
+import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +103,29 @@ async def test_a_run_left_running_by_a_stopped_process_is_marked_interrupted(ser
     assert (interrupted.status, interrupted.played) == ("interrupted", progress.played)
     assert interrupted.learned == len(await stored(service)) == progress.learned
     assert await service.trainer.recover() == []
+
+
+def test_an_orphaned_worker_stops_and_exits_quietly(tmp_path):
+    """Issue 16, item 12: after the bot's SIGKILL, its training worker printed chained
+    BrokenPipeError tracebacks. Here the bot's ends of both pipes are gone, as after a
+    kill, and the worker (in a process of its own) must end without a word."""
+    import subprocess
+    import sys
+
+    script = """
+import multiprocessing, os
+from gameflow import training_worker
+reports_in, reports_out = multiprocessing.Pipe(duplex=False)
+cancels_in, cancels_out = multiprocessing.Pipe(duplex=False)
+reports_in.close()
+cancels_out.close()
+training_worker.run("connect4", [], "random", 1_000_000, 1, 0.05, reports_out, cancels_in,
+                    os.getppid() + 1_000_000)
+print("ended")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout == "ended\n"
+    assert done.stderr == "", done.stderr
