@@ -14,8 +14,13 @@ class StoreBusyError(StoreError):
 
 
 class StoreUnavailableError(StoreError):
-    """The database cannot be reached (down, restarting, the connection lost); the request
-    was not stored."""
+    """The database cannot be reached (down, restarting, the connection lost). Nothing
+    was stored, unless ``maybe_written``: the connection was lost while its transaction
+    committed, and whether it did cannot be known until the database answers again."""
+
+    def __init__(self, message: str, *, maybe_written: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_written = maybe_written
 
 
 class StaleGameError(StoreError):

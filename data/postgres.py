@@ -430,12 +430,16 @@ class PostgresDriver:
         self._pool = pool
         self._down = False  # in an outage: logged once when it starts, once when it ends
 
-    def _unreachable(self, error: BaseException) -> StoreUnavailableError:
+    def _unreachable(
+        self, error: BaseException, *, maybe_written: bool = False
+    ) -> StoreUnavailableError:
         if not self._down:
             self._down = True
             log.warning("cannot reach PostgreSQL (%s); requests are refused until it is back",
                         error or type(error).__name__)  # fmt: skip
-        return StoreUnavailableError(f"the database cannot be reached ({type(error).__name__})")
+        return StoreUnavailableError(
+            f"the database cannot be reached ({type(error).__name__})", maybe_written=maybe_written
+        )
 
     def _reached(self) -> None:
         if self._down:
@@ -518,6 +522,7 @@ class PostgresDriver:
         self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int
     ) -> list:
         wanted: list = []
+        committing = False
         try:
             async with self._pool.acquire() as db, db.transaction():
                 for index, (sql, params) in enumerate(statements):
@@ -533,12 +538,13 @@ class PostgresDriver:
                         )
                     if index == rows_of:
                         wanted = rows
+                committing = True  # a connection lost from here on may have committed
         except asyncpg.UniqueViolationError as error:
             raise UniqueViolation(str(error)) from None
         except asyncpg.LockNotAvailableError:
             raise StoreBusyError(_BUSY) from None
         except UNREACHABLE as error:
-            raise self._unreachable(error) from None
+            raise self._unreachable(error, maybe_written=committing) from None
         self._reached()
         return wanted
 

@@ -25,6 +25,11 @@ DATABASE_UNREACHABLE = (
     "I can't reach my database right now, so nothing was played or changed. "
     "Please try again in a moment."
 )
+DATABASE_LOST_MIDWAY = (
+    "I lost my database while saving that, so I can't tell yet whether it was saved. "
+    "Once I can reach it again, the board (`/ttt board` or `/connect4 board`) shows the "
+    "game as it really is."
+)
 
 
 @contextmanager
@@ -35,5 +40,7 @@ def busy_means_unchanged() -> Iterator[None]:
         yield
     except StoreBusyError:
         raise GameError(DATABASE_BUSY) from None
-    except StoreUnavailableError:
-        raise GameError(DATABASE_UNREACHABLE) from None
+    except StoreUnavailableError as error:
+        raise GameError(
+            DATABASE_LOST_MIDWAY if error.maybe_written else DATABASE_UNREACHABLE
+        ) from None

@@ -24,6 +24,7 @@ from data import (
     StaleGameError,
     Standing,
     Store,
+    StoreUnavailableError,
 )
 from data.store import LEADERBOARD_ORDERS
 from engine import Board, Lesson, Mark, Memory
@@ -448,7 +449,12 @@ class GameService:
         """
         try:
             with busy_means_unchanged():
-                yield
+                try:
+                    yield
+                except StoreUnavailableError as lost:
+                    if lost.maybe_written:  # read the game afresh next time: it may have moved
+                        self._games.pop(channel_id, None)
+                    raise
         except StaleGameError:
             known = self._games.get(channel_id)
             record = await self.store.running_game(channel_id)

@@ -109,3 +109,33 @@ async def test_a_training_survives_an_outage_and_saves_when_the_database_is_back
     assert trainer.running(GUILD) is None  # a new training may start
     again = await trainer.start(GUILD, CHANNEL, ALICE, "random", 10)
     again.stop()
+
+
+async def test_a_connection_lost_while_committing_is_not_called_unchanged(outage):
+    """A move whose COMMIT reached PostgreSQL just as the connection was lost may have
+    been saved: the player is told it cannot be known yet (not "nothing changed"), and the
+    next request reads the game as the store has it."""
+    service, proxy, direct = outage
+    await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
+    # a trigger that runs at COMMIT and takes its time: the connection is cut meanwhile
+    await direct.execute(
+        "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS"
+        " $$ BEGIN PERFORM pg_sleep(0.6); RETURN NULL; END $$"
+    )
+    await direct.execute(
+        "CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON games"
+        " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()"
+    )
+    moving = asyncio.create_task(service.move(CHANNEL, ALICE, 5))
+    await asyncio.sleep(0.3)
+    await proxy.cut()
+    with pytest.raises(GameError, match="can't tell yet whether it was saved"):
+        await moving
+    await direct.execute("DROP TRIGGER slow_commit ON games")
+    await asyncio.sleep(0.5)  # the server finishes the commit it was given
+    assert await stored_moves(direct) == "40"  # it was saved after all
+    proxy.restore()
+    with pytest.raises(GameError, match="Cell 5 is taken"):  # the game as it really is
+        await service.move(CHANNEL, ALICE, 5)
+    turn = await service.move(CHANNEL, ALICE, 9)
+    assert turn.game.moves[:2] == (4, 0) and turn.game.moves[2] == 8
