@@ -6,29 +6,41 @@
 * **kills**: ``python bot.py`` as a real process against the fake Discord of
   ``tests/fakediscord.py``, SIGKILLed mid-game again and again, with every announced move,
   result and lesson checked in the database after each kill;
-* **races**: two processes' game flows on one database file, each sent the same game's
-  next move at the same moment (an overlapping deploy), plus double moves and double
-  challenges inside one process: exactly one of each pair may apply.
+* **races**: two processes' game flows on one database, each sent the same game's next
+  move at the same moment (an overlapping deploy), plus double moves and double
+  challenges inside one process: exactly one of each pair may apply. On a SQLite file,
+  then on PostgreSQL (two connection pools, as two processes hold);
+* **outages**: games played on PostgreSQL through a proxy that cuts the connections and
+  pauses them at random (``tests/pgproxy.py``); every answer is checked against what is
+  stored once the database is back.
 
-Every part stops at the first failure with its assertion; figures print as it goes.
+The summary counts, for every part, what was lost (announced but not stored),
+double-applied (one of a pair, both applied), unanswered (a request that got no true
+answer: an unforeseen error) and untrue (told "nothing changed" while it was stored);
+each must be 0. Every part stops at the first failure with its assertion.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
-import sqlite3
 import tempfile
 import time
 from pathlib import Path
 
-from data import Store
+from data import Store, StoreUnavailableError
 from gameflow import GameError, GameService
+from gameflow.errors import DATABASE_LOST_MIDWAY
 from tests.cogs import test_stateful
+from tests.conftest import postgres_schema
 from tests.engine.oracle import true_outcome
 from tests.fakediscord import FakeDiscord
+from tests.pgproxy import Proxy
 from tests.test_faults import crash_run
+
+SUMMARY = dict.fromkeys(("lost", "double-applied", "unanswered", "untrue"), 0)
 
 
 def sequences(count: int, steps: int) -> None:
@@ -59,12 +71,18 @@ async def kills(count: int, seed: int) -> None:
     )
 
 
-async def races(count: int, seed: int) -> None:
+async def races(count: int, seed: int, postgres: bool = False) -> None:
     rng = random.Random(seed)
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "races.sqlite3"
-        first, second = await Store.open(path), await Store.open(path)
+    async with contextlib.AsyncExitStack() as stack:
+        if postgres:
+            url, schema = await stack.enter_async_context(postgres_schema())
+            first = await Store.connect(url, schema=schema)
+            second = await Store.connect(url, schema=schema)
+        else:
+            folder = stack.enter_context(tempfile.TemporaryDirectory())
+            path = Path(folder) / "races.sqlite3"
+            first, second = await Store.open(path), await Store.open(path)
         one = GameService(first, timeout_seconds=3600)
         other = GameService(second, timeout_seconds=3600)
         applied = refused = 0
@@ -77,6 +95,7 @@ async def races(count: int, seed: int) -> None:
             for c in range(1, count + 1)
         ))  # fmt: skip
         for pair in results:
+            SUMMARY["double-applied"] += sum(not isinstance(r, GameError) for r in pair) > 1
             assert sum(isinstance(r, GameError) for r in pair) == 1, pair
             applied, refused = applied + 1, refused + 1
         for channel in range(1, count + 1):  # what is stored is what the winner announced
@@ -95,24 +114,122 @@ async def races(count: int, seed: int) -> None:
             for c in range(count + 1, 2 * count + 1)
         ))  # fmt: skip
         for pair in doubles + challenges:
+            SUMMARY["double-applied"] += sum(not isinstance(r, GameError) for r in pair) > 1
             assert sum(isinstance(r, GameError) for r in pair) == 1, pair
             applied, refused = applied + 1, refused + 1
         for channel in range(1, 2 * count + 1):  # play every game out, so that they teach
             while (game := one.running_game(channel)) is not None:
                 await one.move(channel, game.player_id, rng.choice(game.board.legal_moves) + 1)
+        facts = await first._fetch("SELECT position, outcome FROM facts")
+        (busiest,) = (
+            await first._fetch(
+                "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM games"
+                " WHERE result = 'running' GROUP BY channel_id) AS busy"
+            )
+        )[0]
         await first.close()
         await second.close()
-        with sqlite3.connect(path) as db:
-            facts = list(db.execute("SELECT position, outcome FROM facts"))
-            (busiest,) = db.execute(
-                "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM games"
-                " WHERE result = 'running' GROUP BY channel_id)"
-            ).fetchone()
     assert all(true_outcome(p) == o for p, o in facts) and (busiest or 0) <= 1
+    where = "PostgreSQL, two pools" if postgres else "SQLite"
     print(
-        f"races: {3 * count} simultaneous pairs ({count} across two processes, {count} double "
-        f"moves, {count} double challenges): {applied} applied once, {refused} refused, "
-        f"{len(facts)} facts all true ({time.perf_counter() - started:.0f} s)"
+        f"races on {where}: {3 * count} simultaneous pairs ({count} across two processes, "
+        f"{count} double moves, {count} double challenges): {applied} applied once, "
+        f"{refused} refused, {len(facts)} facts all true ({time.perf_counter() - started:.0f} s)"
+    )
+
+
+async def outages(channels: int, seconds: float, seed: int) -> None:
+    """Players play on PostgreSQL while a proxy cuts and pauses the connections at random;
+    every answer must be true of what the store holds once the database is back."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    tally = dict.fromkeys(("moves", "refused", "uncertain", "cuts", "pauses"), 0)
+    announced: dict[int, tuple[int, ...]] = {}  # game id -> the moves last announced
+    uncertain: set[int] = set()  # games with a write that may or may not have landed
+    async with postgres_schema() as (url, schema):
+        proxy = await Proxy(url).start()
+        store = await Store.connect(proxy.url, schema=schema)
+        service = GameService(store, timeout_seconds=3600)
+        stop = asyncio.Event()
+
+        async def chaos() -> None:
+            while not stop.is_set():
+                await asyncio.sleep(rng.uniform(0.2, 0.8))
+                if rng.random() < 0.5:
+                    tally["cuts"] += 1
+                    await proxy.cut()
+                    await asyncio.sleep(rng.uniform(0.1, 0.6))
+                    proxy.restore()
+                else:
+                    tally["pauses"] += 1
+                    proxy.pause()
+                    await asyncio.sleep(rng.uniform(0.1, 1.0))
+                    proxy.resume()
+
+        async def player(channel: int) -> None:
+            while not stop.is_set():
+                await asyncio.sleep(rng.uniform(0, 0.02))
+                try:
+                    game = await service.find_game(channel)
+                    if game is None:
+                        game = (await service.start(1, channel, channel, bot_first=False)).game
+                        announced[game.id] = game.moves
+                        continue
+                except GameError:  # refused truthfully (the database cannot be reached)
+                    tally["refused"] += 1
+                    continue
+                except StoreUnavailableError:  # a read: the cogs say it cannot be reached
+                    tally["refused"] += 1
+                    continue
+                except Exception:
+                    SUMMARY["unanswered"] += 1
+                    raise
+                try:
+                    turn = await service.move(
+                        channel, channel, rng.choice(game.board.legal_moves) + 1
+                    )
+                except GameError as error:
+                    tally["refused"] += 1
+                    if str(error) == DATABASE_LOST_MIDWAY:  # either outcome is true
+                        tally["uncertain"] += 1
+                        uncertain.add(game.id)
+                    continue
+                except StoreUnavailableError:
+                    tally["refused"] += 1
+                    continue
+                except Exception:
+                    SUMMARY["unanswered"] += 1
+                    raise
+                tally["moves"] += 1
+                announced[turn.game.id] = turn.game.moves
+                uncertain.discard(turn.game.id)
+
+        tasks = [asyncio.create_task(chaos())]
+        tasks += [asyncio.create_task(player(c)) for c in range(1, channels + 1)]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks)
+        proxy.restore()
+        proxy.resume()
+        rows = await store._fetch("SELECT id, moves FROM games")
+        await store.close()
+        await proxy.stop()
+    stored = {game_id: tuple(int(c) for c in moves) for game_id, moves in rows}
+    for game_id, moves in announced.items():
+        kept = stored.get(game_id)
+        if kept == moves:
+            continue
+        if game_id in uncertain:
+            continue  # told it could not be known: either is true
+        if kept is None or kept[: len(moves)] != moves:
+            SUMMARY["lost"] += 1
+        else:
+            SUMMARY["untrue"] += 1  # stored beyond what was announced, while told unchanged
+    print(
+        f"outages on PostgreSQL: {tally['cuts']} cuts and {tally['pauses']} pauses in "
+        f"{seconds:.0f} s, {channels} players: {tally['moves']:,} moves announced and stored, "
+        f"{tally['refused']:,} refused truthfully ({tally['uncertain']} said uncertain), "
+        f"{len(announced):,} games checked ({time.perf_counter() - started:.0f} s)"
     )
 
 
@@ -122,13 +239,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--kills", type=int, default=60)
     parser.add_argument("--races", type=int, default=700, help="pairs of each kind")
+    parser.add_argument("--outage-seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if min(args.sequences, args.steps, args.kills, args.races) < 1:
         parser.error("every count must be at least 1")
     asyncio.run(races(args.races, args.seed))
+    asyncio.run(races(args.races, args.seed, postgres=True))
+    asyncio.run(outages(20, args.outage_seconds, args.seed))
     asyncio.run(kills(args.kills, args.seed))
     sequences(args.sequences, args.steps)
+    print("summary: " + ", ".join(f"{count} {what}" for what, count in SUMMARY.items()))
+    assert not any(SUMMARY.values()), SUMMARY
 
 
 if __name__ == "__main__":
