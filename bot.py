@@ -30,7 +30,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs import Admin, ConnectFour, TicTacToe
-from cogs.replies import NOTHING_CHANGED, refuse
+from cogs.replies import NOTHING_CHANGED, Refusal, refuse
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
 from gameflow import GameService
 from gameflow.memories import MEMORIES_KEPT
@@ -166,6 +166,10 @@ class ApologeticTree(discord.app_commands.CommandTree):
         """Something we did not foresee: log it, and tell the person privately. Commands that
         change something answer their own failures truthfully (``cogs.replies``), so what
         reaches here changed nothing."""
+        if isinstance(error, Refusal):  # foreseen: said to the person, not logged
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, str(error))
+            return
         log.error(
             "command /%s failed",
             getattr(interaction.command, "qualified_name", "?"),

@@ -25,7 +25,7 @@ from .render import (
     settings_embed,
     training_embed,
 )
-from .replies import answer, in_time, refuse, update
+from .replies import Refusal, answer, in_time, refuse, update
 from .ttt import TicTacToe
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,40 @@ GAME_CHOICES = [
     for game in ("tictactoe", "connect4", "connect4-5x4")
 ]
 GAME_HELP = "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4"
+
+
+class PlaceToPlay(app_commands.Transformer):
+    """A text channel or thread of this server, taken by its id as Discord resolved it: the
+    bot's cache may not hold it (a thread it has not seen, a channel it cannot view), and
+    discord.py's own channel option would fail there."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [
+            discord.ChannelType.text,
+            discord.ChannelType.news,
+            discord.ChannelType.public_thread,
+            discord.ChannelType.private_thread,
+            discord.ChannelType.news_thread,
+        ]
+
+    async def transform(self, interaction: discord.Interaction, value: object, /) -> int:
+        channel_id = getattr(value, "id", None)
+        known = interaction.client.get_channel(channel_id) if channel_id else None
+        elsewhere = known is not None and getattr(known, "guild", None) != interaction.guild
+        if not isinstance(channel_id, int) or elsewhere:  # a forged option
+            raise Refusal(ANOTHER_SERVERS_CHANNEL)
+        return channel_id
+
+
+ANOTHER_SERVERS_CHANNEL = (
+    "That channel is not one of this server's, so nothing was changed. Name a channel here."
+)
+ChannelId = app_commands.Transform[int, PlaceToPlay]
 
 
 def whose(game: str) -> str:
@@ -210,8 +244,8 @@ class Admin(
         self,
         interaction: discord.Interaction,
         timeout: app_commands.Range[int, 1, 1440] | None = None,
-        allow_channel: discord.TextChannel | discord.Thread | None = None,
-        disallow_channel: discord.TextChannel | discord.Thread | None = None,
+        allow_channel: ChannelId | None = None,
+        disallow_channel: ChannelId | None = None,
         every_channel: bool = False,
     ) -> None:
         if not await manager(interaction):
@@ -221,8 +255,8 @@ class Admin(
             self.service.settings.change(
                 interaction.guild_id,
                 timeout_minutes=timeout,
-                allow_channel=allow_channel.id if allow_channel else None,
-                disallow_channel=disallow_channel.id if disallow_channel else None,
+                allow_channel=allow_channel,
+                disallow_channel=disallow_channel,
                 every_channel=every_channel,
             ),
             private=True,
@@ -245,11 +279,11 @@ class Admin(
     async def end_game(
         self,
         interaction: discord.Interaction,
-        channel: discord.TextChannel | discord.Thread | None = None,
+        channel: ChannelId | None = None,
     ) -> None:
         if not await manager(interaction):
             return
-        channel_id = channel.id if channel else interaction.channel_id
+        channel_id = channel or interaction.channel_id
         turn = await in_time(
             interaction, self.service.end_game(channel_id, interaction.user.id), private=True
         )

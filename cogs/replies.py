@@ -25,6 +25,13 @@ T = TypeVar("T")
 DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
 
 NOTHING_CHANGED = "Something went wrong on my side, and nothing was changed. Please try again."
+
+
+class Refusal(discord.app_commands.AppCommandError):
+    """A command refused before it ran (an option it cannot take); the message says what
+    to do instead, privately, and nothing changed."""
+
+
 SAVED_NOT_SHOWN = (
     "That went through and is saved, but I couldn't show the board. `/ttt board` shows it."
 )

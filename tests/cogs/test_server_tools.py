@@ -148,3 +148,25 @@ async def test_forget_me_refuses_with_a_running_game_or_no_games(world):
     assert "Finish it or `/ttt resign` first" in refused.response.content
     stats = fields_of(await w.alice.slash(w.channel, "ttt stats"))
     assert stats["You (alice)"].startswith("**1 game**")
+
+
+@pytest.mark.parametrize("option", ["allow_channel", "end-game channel"])
+async def test_a_channel_missing_from_the_bots_cache_is_taken_by_its_id(world, simcord_bot, option):
+    """Issue 16, item 9: a channel option naming a channel the bot has not cached (a
+    thread it has not seen, a channel it cannot view) failed with a TransformerError and
+    "Something went wrong"."""
+    w = world
+    lounge = w.guild.create_text_channel("lounge")
+    if option == "end-game channel":
+        await w.alice.slash(lounge, "ttt play")
+    guild = simcord_bot.get_guild(w.guild.id)
+    guild._remove_channel(guild.get_channel(lounge.id))  # as if the bot never saw it
+    if option == "allow_channel":
+        result = await settings(w, allow_channel=lounge)
+        assert fields_of(result)["Games may start in"] == f"<#{lounge.id}>"
+    else:
+        result = await w.admin.slash(w.channel, "ttt-admin end-game", channel=lounge)
+        assert result.ephemeral and f"Ended <@{w.alice.id}>'s game in <#{lounge.id}>" in (
+            result.response.content
+        )
+    assert "Something went wrong" not in str(result.response.content)
