@@ -19,6 +19,7 @@ import logging
 import math
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -361,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     except (StoreOpenError, SchemaTooNewError) as error:
         return fail(f"Database error: {error}.")
+    except sqlite3.Error as error:  # a write at start-up failed: a full disk, most likely
+        return fail(
+            f"Database error: {error} ({bot.settings.database_path}); free some space or "
+            "give the bot write access, then start it again."
+        )
     except StartupError as error:
         return fail(f"Cannot start: {error}.")
     except (aiohttp.ClientError, OSError) as error:  # the store's own OSErrors are named above

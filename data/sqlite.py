@@ -53,6 +53,10 @@ class SQLiteDriver:
             ):
                 await run(db, f"PRAGMA {pragma}")
             await migrate(db)
+            # a write that changes nothing: a database the bot may read but not write (a
+            # read-only file or filesystem) is named now, in one line, not at the first
+            # write of a running bot (issue 16, item 11)
+            await run(db, "UPDATE meta SET value = value WHERE 0")
         except SchemaTooNewError:
             await db.close()
             raise

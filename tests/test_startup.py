@@ -127,3 +127,28 @@ async def test_a_new_application_on_an_old_database_gets_its_commands(fake, tmp_
         keys = [k for (k,) in db.execute("SELECT key FROM meta")]
     assert f"commands_synced:{first_app}:global" in keys
     assert f"commands_synced:{fake.app_id}:global" in keys
+
+
+async def test_a_read_only_database_file_is_one_line(fake, tmp_path):
+    """Issue 16, item 11: a database the bot may read but not write (mode 444 for a bot
+    that is not root) was a 62-line traceback from its first write. Root may write any
+    file it can read, so as root the file is made immutable instead (chattr +i)."""
+    import os
+    import subprocess
+
+    from data import Store
+
+    database = tmp_path / "data" / "ttt.sqlite3"
+    store = await Store.open(database)
+    await store.close()
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(database)], check=True)
+    else:
+        database.chmod(0o444)
+    try:
+        code, lines = await finished(await launch_bot(fake, tmp_path))
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(database)], check=True)
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("Database error:") and "read-only" in lines[0], lines
