@@ -280,3 +280,28 @@ async def test_an_outage_of_postgresql_is_said_as_such_and_the_bot_goes_on_after
         assert "can't reach my database" in answer.text, answer.text
         assert "Something went wrong" not in answer.text
     assert board_of(moved.message) == "O...X...." and stored == "40"
+
+
+async def test_a_postgresql_paused_past_the_deadline_still_answers_in_time(fake, tmp_path):
+    """PostgreSQL paused (the proxy lets no byte through) while a move is stored: the bot
+    defers within Discord's deadline, and shows the board once the database answers."""
+    from tests.conftest import postgres_schema
+    from tests.pgproxy import Proxy
+
+    async with postgres_schema() as (url, schema):
+        proxy = await Proxy(url).start()
+        process = await started(fake, tmp_path, DATABASE_URL=f"{proxy.url}?search_path={schema}")
+        try:
+            await fake.answered(await fake.slash(fake.owner, "ttt play"))
+            await asyncio.sleep(0.2)  # the board's message id is stored
+            proxy.pause()
+            asking = await fake.slash(fake.owner, "ttt move", cell=5)
+            await asyncio.sleep(3.5)  # past Discord's 3 seconds
+            proxy.resume()
+            answer = await fake.answered(asking)
+        finally:
+            await kill(fake, process)
+            await proxy.stop()
+    assert answer.kind == "deferred" and not answer.late
+    assert answer.responded_at - answer.created < RESPONSE_DEADLINE
+    assert board_of(answer.message) == "O...X...."

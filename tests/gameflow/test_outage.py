@@ -139,3 +139,20 @@ async def test_a_connection_lost_while_committing_is_not_called_unchanged(outage
         await service.move(CHANNEL, ALICE, 5)
     turn = await service.move(CHANNEL, ALICE, 9)
     assert turn.game.moves[:2] == (4, 0) and turn.game.moves[2] == 8
+
+
+async def test_a_challenge_across_an_outage_is_refused_truthfully_then_goes_on(outage):
+    service, proxy, direct = outage
+    await proxy.cut()
+    with pytest.raises(GameError, match=UNREACHABLE):
+        await service.challenges.issue(GUILD, CHANNEL, ALICE, 200, "me")
+    assert await direct.fetchval("SELECT COUNT(*) FROM challenges") == 0
+    proxy.restore()
+    invitation = await service.challenges.issue(GUILD, CHANNEL, ALICE, 200, "me")
+    await proxy.cut()
+    with pytest.raises(GameError, match=UNREACHABLE):
+        await service.challenges.accept(invitation.id, 200, CHANNEL)
+    assert await direct.fetchval("SELECT COUNT(*) FROM games") == 0  # no game started
+    proxy.restore()
+    turn = await service.challenges.accept(invitation.id, 200, CHANNEL)  # still open
+    assert turn.game.running and await direct.fetchval("SELECT COUNT(*) FROM games") == 1
