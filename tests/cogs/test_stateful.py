@@ -293,6 +293,25 @@ class BotUnderAttack(RuleBasedStateMachine):
         assert result.ephemeral and "Nothing was changed" in result.response.content
         TALLY["malformed imports"] += 1
 
+    @rule(where=WHERE, allow=st.booleans())
+    def admin_names_an_uncached_channel(self, where, allow):
+        """A channel option naming a channel the bot has not cached (a thread it has not
+        seen; issue 16, item 9): taken by its id, never "Something went wrong"."""
+        guild_handle, channels, _members = self.servers[where[0]]
+        admin, here = self.admins[where[0]], channels[where[1]]
+        target = channels[1 - where[1]]
+        guild = self.bot.get_guild(guild_handle.id)
+        cached = guild.get_channel(target.id)
+        guild._remove_channel(cached)
+        try:
+            option = "allow_channel" if allow else "disallow_channel"
+            result = self.act(where, admin.slash(here, "ttt-admin settings", **{option: target}))
+        finally:
+            guild._add_channel(cached)
+        assert result.ephemeral and "went wrong" not in (result.response.content or "")
+        self.act(where, admin.slash(here, "ttt-admin settings", every_channel=True))
+        TALLY["uncached channels named"] += 1
+
     @rule(where=WHERE, who=WHO)
     def member_tries_reset(self, where, who):
         """Hidden from members by its default permissions: Discord would not send it."""
