@@ -2,12 +2,13 @@
 
 It imports only the engine. It trains a copy of the server's memory and sends, every
 ``report_seconds``, the games played so far, the facts it learned since its
-last report and its own running time. A set cancel event stops it at the next check;
-what it learned is sent. It also stops if the bot's process is gone.
+last report and its own running time. Anything sent on its cancel pipe stops it at the
+next check; what it learned is sent. It also stops if the bot's process is gone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from multiprocessing.connection import Connection
@@ -37,26 +38,6 @@ def run(
     """Train, sending ``("progress" | "done" | "cancelled", played, new facts, seconds)``,
     or ``("failed", 0, message, seconds)``. If the bot's process is gone (killed), it
     stops and exits quietly: nobody is left to tell."""
-    try:
-        _train(game, facts, opponent, games, seed, report_seconds, reports, cancel, parent_pid)
-    except (BrokenPipeError, ConnectionResetError, EOFError):
-        pass  # the bot's end of the pipes is gone
-    finally:
-        reports.close()
-        cancel.close()
-
-
-def _train(
-    game: str,
-    facts: list[tuple[str, str]],
-    opponent: str,
-    games: int,
-    seed: int | None,
-    report_seconds: float,
-    reports: Connection,
-    cancel: Connection,
-    parent_pid: int,
-) -> None:
     started = time.perf_counter()
     try:
         os.nice(NICENESS)  # background work: the bot's own process goes first for the CPU
@@ -94,7 +75,15 @@ def _train(
             reports.send(("cancelled", last[1], new_facts(), time.perf_counter() - started))
             return
         reports.send(("done", games, new_facts(), time.perf_counter() - started))
-    except (BrokenPipeError, ConnectionResetError, EOFError):
-        raise  # the bot is gone: nothing to report to
+    except _BOT_GONE:
+        pass  # the bot's end of the pipes is gone: nobody to tell
     except Exception as error:  # reported, so the bot can say so instead of waiting forever
-        reports.send(("failed", 0, f"{type(error).__name__}: {error}", 0.0))
+        with contextlib.suppress(*_BOT_GONE):
+            reports.send(("failed", 0, f"{type(error).__name__}: {error}", 0.0))
+    finally:
+        reports.close()
+        cancel.close()
+
+
+# what sending to, or reading from, a bot process that is gone raises
+_BOT_GONE = (BrokenPipeError, ConnectionResetError, EOFError)
