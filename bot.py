@@ -118,6 +118,12 @@ class Settings:
                 f"DATABASE_URL must start with postgresql:// or sqlite:///, or be a file "
                 f"path, got {url.split('://')[0]}://…"
             )
+        timeout = number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES)
+        if not 1 <= timeout <= MAX_TIMEOUT_MINUTES:  # as /ttt-admin settings timeout takes
+            raise ConfigError(
+                f"GAME_TIMEOUT_MINUTES must be 1 to {MAX_TIMEOUT_MINUTES:,} (a day), got "
+                f"{env.get('GAME_TIMEOUT_MINUTES', '').strip()!r}"
+            )
         given = (url if postgres_url is None else "") or env.get("DATABASE_PATH", "").strip()
         database = Path(given or DEFAULT_DATABASE_PATH)
         return cls(
@@ -125,11 +131,15 @@ class Settings:
             database_path=str(database if database.is_absolute() else home / database),
             postgres_url=postgres_url,
             dev_guild_id=number("DEV_GUILD_ID", 0, int) or None,
-            game_timeout_minutes=number("GAME_TIMEOUT_MINUTES", DEFAULT_TIMEOUT_MINUTES),
+            game_timeout_minutes=timeout,
             log_level=LOG_LEVELS[level],
             memory_cache_servers=number("MEMORY_CACHE_SERVERS", MEMORIES_KEPT, int),
             shards=shards_from(env),
         )
+
+
+MAX_SHARDS = 65_536
+MAX_TIMEOUT_MINUTES = 1440
 
 
 def shards_from(env: Mapping[str, str]) -> Shards | None:
@@ -144,11 +154,15 @@ def shards_from(env: Mapping[str, str]) -> Shards | None:
     if not count_text.isdigit() or int(count_text) < 1:
         raise ConfigError(f"SHARD_COUNT must be a whole number of at least 1, got {count_text!r}")
     count = int(count_text)
+    if count > MAX_SHARDS:  # Discord's largest bots run thousands; a million is a typo
+        raise ConfigError(f"SHARD_COUNT must be at most {MAX_SHARDS:,}, got {count:,}")
     ids: set[int] = set()
     for part in filter(None, (p.strip() for p in ids_text.split(","))):
         first, _, last = part.partition("-")
         if not first.isdigit() or (last and not last.isdigit()):
             raise ConfigError(f"SHARD_IDS takes ids and ranges such as 0,2 or 0-3, got {part!r}")
+        if last and int(last) < int(first):
+            raise ConfigError(f"SHARD_IDS ranges go from low to high, such as 1-3, got {part!r}")
         ids.update(range(int(first), int(last or first) + 1))
     if any(i >= count for i in ids):
         raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({count}), got {ids_text!r}")

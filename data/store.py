@@ -116,11 +116,21 @@ class Shards:
 
 
 def _owned(shards: Shards | None) -> tuple[str, tuple]:
-    """A WHERE condition (with its parameters) for the servers of ``shards``, or all."""
-    if shards is None:
+    """A WHERE condition (with its parameters) for the servers of ``shards``, or all: its
+    ids as ranges, so that thousands of shards take a few parameters, not thousands."""
+    if shards is None or len(shards.ids) == shards.count:
         return "", ()
-    marks = ", ".join("?" * len(shards.ids))
-    return f" AND (guild_id >> 22) % ? IN ({marks})", (shards.count, *shards.ids)
+    ranges: list[list[int]] = []
+    for shard in sorted(shards.ids):
+        if ranges and shard == ranges[-1][1] + 1:
+            ranges[-1][1] = shard
+        else:
+            ranges.append([shard, shard])
+    shard_of = "(guild_id >> 22) % ?"
+    condition = " OR ".join(f"{shard_of} BETWEEN ? AND ?" for _ in ranges)
+    return f" AND ({condition})", tuple(
+        v for low, high in ranges for v in (shards.count, low, high)
+    )
 
 
 def _bump(guild_id: int, game: str) -> tuple:

@@ -36,6 +36,9 @@ def test_defaults_and_overrides():
         ({"GAME_TIMEOUT_MINUTES": "nan"}, "finite number, got 'nan'"),
         ({"GAME_TIMEOUT_MINUTES": "inf"}, "finite number, got 'inf'"),
         ({"GAME_TIMEOUT_MINUTES": "-inf"}, "finite number"),
+        # issue 17, item 4: both were accepted ("1,000,000,000 minutes", "after 0 seconds")
+        ({"GAME_TIMEOUT_MINUTES": "1e9"}, r"must be 1 to 1,440 \(a day\), got '1e9'"),
+        ({"GAME_TIMEOUT_MINUTES": "0.0001"}, "must be 1 to 1,440"),
         ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a whole number"),
         ({"MEMORY_CACHE_SERVERS": "1.5"}, "MEMORY_CACHE_SERVERS must be a whole number"),
         ({"MEMORY_CACHE_SERVERS": "0"}, "MEMORY_CACHE_SERVERS must be greater than 0"),
@@ -147,6 +150,9 @@ def test_a_cluster_process_runs_the_shards_it_is_given():
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "must be below SHARD_COUNT"),
         ({"SHARD_COUNT": "zero"}, "SHARD_COUNT must be a whole number"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "ids and ranges"),
+        # issue 17, item 3: a traceback ("too many SQL variables"), and all four shards
+        ({"SHARD_COUNT": "1000000"}, "SHARD_COUNT must be at most 65,536"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "from low to high"),
     ],
 )
 def test_bad_shard_settings_are_named(env, message):

@@ -502,3 +502,16 @@ async def test_an_upgraded_database_keeps_its_rows_as_tic_tac_toe(tmp_path):
 
     with sqlite3.connect(path) as db:
         assert_counts_match_games(db)
+
+
+async def test_a_process_of_thousands_of_shards_picks_up_its_own_servers(store):
+    """The shards a process owns are asked for as ranges: 60,000 of them are a few SQL
+    parameters, not 60,000 ("too many SQL variables", issue 17, item 3)."""
+    from data import Shards
+
+    count = 65_536
+    for n in range(6):
+        await store.start_game(n << 22, 100 + n, 7, "O", [], now=1.0)
+    mine = Shards(count, (*range(0, 2), *range(4, 60_000)))
+    owned = [g.guild_id >> 22 for g in await store.running_games(mine)]
+    assert owned == [0, 1, 4, 5]
