@@ -72,6 +72,15 @@ class ImportPlan:
     before: BrainFigures
     after: BrainFigures
 
+    @property
+    def dropped(self) -> int:
+        """The server's lessons a replace would forget (none for a merge)."""
+        return self.before.lessons - self.known if self.mode == "replace" else 0
+
+    @property
+    def changes_nothing(self) -> bool:
+        return self.new == 0 and self.dropped == 0
+
 
 @dataclass(frozen=True, slots=True)
 class BrainView:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -91,7 +92,7 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
         try:
             typed = input(f"Your {'move' if word == 'cell' else word} (1-{count}, q to quit): ")
             typed = typed.strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave, as q does
             print()
             typed = "q"
         if typed.lower() in ("q", "quit"):
@@ -156,15 +157,18 @@ async def stats(service: GameService, server: int, game: str) -> int:
         f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
     )
     print(
-        f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X: "
-        f"{figures.ways_to_beat_as_x:,}; as O: {figures.ways_to_beat_as_o:,}."
+        f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X (moving first): "
+        f"{figures.ways_to_beat_as_x:,}; as O (moving second): {figures.ways_to_beat_as_o:,}."
     )
     return 0
 
 
 async def export(service: GameService, server: int, path: Path, game: str) -> int:
     document = await service.brain.export(server, game)
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    try:
+        path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise GameError(f"Cannot write {path}: {error.strerror or error}.") from None
     print(f"Wrote {len(document['facts']):,} lessons to {path}.")
     return 0
 
@@ -177,8 +181,12 @@ async def import_(
     except OSError as error:
         raise GameError(f"Cannot read {path}: {error.strerror or error}.") from None
     plan = await service.brain.plan_import(server, data, "replace" if replace else "merge", game)
+    if plan.changes_nothing:
+        print(f"Nothing to import: I know all {plural(plan.known, 'lesson')} in {path} already.")
+        return 0
+    dropped = f", and {plural(plan.dropped, 'lesson')} of mine dropped" if plan.dropped else ""
     print(
-        f"{plan.new:,} new lessons, {plan.known:,} known already; "
+        f"{plan.new:,} new lessons, {plan.known:,} known already{dropped}; "
         f"{change_text(plan.before, plan.after)}."
     )
     if not yes:
@@ -194,6 +202,12 @@ async def import_(
     return 0
 
 
+def server_id(text: str) -> int:
+    if not text.isdigit():  # a Discord ID is a whole number, never negative
+        raise argparse.ArgumentTypeError(f"--server takes a server's ID (digits), not {text!r}")
+    return int(text)
+
+
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage and a message
         self.exit(2, f"{self.prog}: {message}. See {self.prog} --help.\n")
@@ -205,7 +219,10 @@ def parser() -> argparse.ArgumentParser:
         description="Play and manage the bot: tic-tac-toe and Connect Four.",
     )
     top.add_argument(
-        "--server", type=int, default=0, help="a Discord server's ID (default 0: the terminal's)"
+        "--server",
+        type=server_id,
+        default=0,
+        help="a Discord server's ID (default 0: the terminal's)",
     )
     top.add_argument(
         "--game",
@@ -250,8 +267,15 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         await store.close()
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    # Ctrl-C interrupts what it interrupts (a prompt, a training) as KeyboardInterrupt:
+    # asyncio's own handler would only cancel the run, after the prompt took one more line
+    signal.signal(signal.SIGINT, _interrupt)
     load_dotenv(HOME / ".env")
     try:
         settings = Settings.from_env()

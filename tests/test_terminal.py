@@ -135,3 +135,55 @@ def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(t
         tmp_path, "--game", "connect4-5x4", "--server", "7", "import", str(exported), "--yes"
     )
     assert code == 0 and facts(tmp_path, 7, "connect4-5x4") == trained
+
+
+def test_a_folder_that_cannot_hold_the_export_is_one_line(tmp_path):
+    """Issue 17, item 2: a traceback."""
+    for target in (tmp_path / "no" / "such" / "x.json", tmp_path):
+        code, _, err = terminal(tmp_path, "export", str(target))
+        assert code == 2 and err.count("\n") == 1 and err.startswith("Cannot write"), err
+
+
+def test_ctrl_c_at_the_prompt_leaves_as_q_does(tmp_path):
+    """Issue 17, item 5: Ctrl-C showed ^C, then played the next line typed as a move and
+    exited with code 1."""
+    import signal
+    import time
+
+    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "ttt.sqlite3"), "PYTHONPATH": str(PROJECT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "terminal", "play"], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    seen = ""
+    deadline = time.monotonic() + 60
+    while "q to quit): " not in seen and time.monotonic() < deadline:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate("5\n", timeout=60)
+    assert process.returncode == 0, err
+    assert "Bye: the game was abandoned" in out and "I play" not in out
+    assert "Traceback" not in err
+
+
+def test_imports_say_what_they_drop_and_do_not_ask_about_nothing(tmp_path):
+    """Issue 17, item 8: a replace never said how many lessons it would drop; an import
+    that changes nothing still asked; --server -5 was taken; stats never said who X is."""
+    terminal(tmp_path, "play", given="1\n4\n7\n")  # a few lessons of the terminal's own
+    mine = len(facts(tmp_path))
+    exported = tmp_path / "memory.json"
+    assert terminal(tmp_path, "export", str(exported))[0] == 0
+    code, out, _ = terminal(tmp_path, "import", str(exported))  # no input: it must not ask
+    assert code == 0 and "Nothing to import" in out and "Import?" not in out
+    other = Memory()
+    engine.train(other, 2, seed=3)  # a small memory: most of mine is not in it
+    theirs = tmp_path / "theirs.json"
+    theirs.write_text(json.dumps(engine.export_memory(other)))
+    code, out, _ = terminal(tmp_path, "import", str(theirs), "--replace", given="n\n")
+    dropped = sum(other.outcome(f.position) is None for f in facts(tmp_path))
+    assert 0 < dropped <= mine
+    assert f"and {dropped} lesson" in out and "of mine dropped" in out
+    assert len(facts(tmp_path)) == mine  # answered no
+    code, _, err = terminal(tmp_path, "--server", "-5", "stats")
+    assert code == 2 and err.count("\n") == 1 and "--server takes a server's ID" in err
+    assert "as X (moving first)" in terminal(tmp_path, "stats")[1]
