@@ -45,7 +45,9 @@ def plural(count: int, noun: str) -> str:
 
 
 def duration_text(seconds: float) -> str:
-    """A span in people's words: "30 seconds", "1 minute", "2.5 minutes"."""
+    """A span in people's words: "under a second", "30 seconds", "1 minute", "2.5 minutes"."""
+    if seconds < 1:
+        return "under a second"
     if seconds < 60:
         return plural(round(seconds), "second")
     minutes = round(seconds / 60, 1)
@@ -231,7 +233,7 @@ def member_games_text(record: MemberRecord, *, server: bool) -> str:
     """Games between members: for a server, how many were won or drawn; for a member,
     how they went for them."""
     if server:
-        parts = [f"{record.won:,} won", f"{record.drawn:,} drawn"]
+        parts = [f"{record.won:,} with a winner", f"{record.drawn:,} drawn"]
     else:
         parts = [f"won {record.won:,}", f"lost {record.lost:,}", f"drew {record.drawn:,}"]
     if record.unfinished:
@@ -358,7 +360,9 @@ def training_embed(progress: TrainingProgress) -> discord.Embed:
             if p.state == "running" and p.seconds_left is not None
             else ""
         ),
-        f"Lessons learned so far (saved): **{p.learned:,}**",
+        f"Lessons learned so far (saved): **{p.learned:,}**"
+        if p.state == "running"
+        else f"Lessons learned (saved): **{p.learned:,}**",
     ]
     if p.state == "done":
         lines.insert(0, f"✅ Done: {p.games:,} games in {duration_text(p.seconds)}.")

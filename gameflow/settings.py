@@ -42,7 +42,8 @@ class ServerSettings:
         allowed = self.of(guild_id).play_channels
         if allowed is not None and channel_id not in allowed:
             raise GameError(
-                f"Games don't start in this channel here. Play in {channel_list(allowed)}."
+                "This server's games start only in some channels, and this is not one of "
+                f"them. Play in {channel_list(allowed)}."
             )
 
     async def change(

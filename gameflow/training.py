@@ -279,7 +279,9 @@ class Trainer:
             )
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
             raise GameError(
-                f"Train for 1 to {MAX_GAMES:,} games, not {games}. Nothing was started."
+                f"Train for 1 to {MAX_GAMES:,} games, not {games:,}. Nothing was started."
+                if isinstance(games, int)
+                else f"Train for 1 to {MAX_GAMES:,} games, not {games!r}. Nothing was started."
             )
         if guild_id in self._runs:
             raise GameError(

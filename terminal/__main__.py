@@ -112,8 +112,20 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
     for lesson in turn.lessons:
         whose = "my" if lesson.player is turn.game.bot_mark else "your"
         where = ("to " if rules.move_word == "cell" else "in ") + move_text(rules, lesson.cell)
-        print(f"Learned: {whose} move {where} there is a {lesson.outcome.value}.")
+        print(
+            f"Learned: {position_text(turn.game.moves[: lesson.ply])}, {whose} move {where} "
+            f"is a {lesson.outcome.value}."
+        )
     return 0
+
+
+def position_text(moves: tuple[int, ...]) -> str:
+    """The position a lesson is about, by the moves that led to it: "after 1, 4 and 2"."""
+    if not moves:
+        return "on the empty board"
+    names = [str(move + 1) for move in moves]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"after {listed}"
 
 
 def progress_line(p: TrainingProgress) -> str:
@@ -122,7 +134,7 @@ def progress_line(p: TrainingProgress) -> str:
     left = f" · {p.seconds_left:,.0f} s left" if p.state == "running" and p.seconds_left else ""
     return (
         f"\r{'█' * filled}{'░' * (width - filled)} {p.played:,}/{p.games:,} games · "
-        f"{p.learned:,} lessons · {p.games_per_second:,.0f} games/s{left}   "
+        f"{p.learned:,} new lessons · {p.games_per_second:,.0f} games/s{left}   "
     )
 
 

@@ -67,6 +67,7 @@ def test_training_shows_a_progress_bar_and_export_import_round_trips(tmp_path):
     code, out, err = terminal(tmp_path, "train", "random", "20000")
     assert code == 0 and not err
     assert "█" in out and "20,000/20,000 games" in out and "games/s" in out
+    assert "new lessons ·" in out  # the bar's lessons are new ones (issue 17, item 7)
     trained = facts(tmp_path)
     assert len(trained) > 300
     assert all(f.outcome.value == true_outcome(f.position) for f in trained)
@@ -114,7 +115,7 @@ def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(t
     assert ". . . .\n. . . .\n. . . .\n. . . .\n1 2 3 4" in out
     assert "I drop in column 1." in out and "'x' is not a column" in out
     assert "There is no column 9" in out and "You win!" in out
-    assert "Learned: your move in column 2 there is a win." in out
+    assert "Learned: after 2, 1, 2, 1, 2 and 1, your move in column 2 is a win." in out
     four = facts(tmp_path, game="connect4")
     assert len(four) == out.count("Learned:") and len(facts(tmp_path)) == 0
     code, out, _ = terminal(tmp_path, "--game", "connect4", "stats")
@@ -187,3 +188,10 @@ def test_imports_say_what_they_drop_and_do_not_ask_about_nothing(tmp_path):
     code, _, err = terminal(tmp_path, "--server", "-5", "stats")
     assert code == 2 and err.count("\n") == 1 and "--server takes a server's ID" in err
     assert "as X (moving first)" in terminal(tmp_path, "stats")[1]
+
+
+def test_a_lesson_names_its_position_by_the_moves_that_led_to_it(tmp_path):
+    """Issue 17, item 9: "Learned: your move to 7 there is a win" said "there"."""
+    _code, out, _ = terminal(tmp_path, "play", given="1\n4\n7\n")
+    assert "Learned: after 1, 2, 4 and 3, your move to 7 is a win." in out
+    assert " there " not in out

@@ -86,7 +86,7 @@ async def test_a_drawn_member_game_and_the_stats_and_leaderboard_count_it(w):
     assert "It's a draw" in result.response.embeds[0].description
     stats = await w.alice.slash(w.channel, "ttt stats")
     fields = {f.name: f.value for f in stats.response.embeds[0].fields}
-    assert "**1 game** between members: 0 won, 1 drawn" in fields["This server"]
+    assert "**1 game** between members: 0 with a winner, 1 drawn" in fields["This server"]
     assert "**1 game** between members: won 0, lost 0, drew 1" in fields["You (alice)"]
     ranked = await w.alice.slash(w.channel, "ttt leaderboard", by="games")
     text = ranked.response.embeds[0].description

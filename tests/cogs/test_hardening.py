@@ -83,6 +83,26 @@ def test_durations_read_as_people_say_them():
     assert duration_text(60) == "1 minute"
     assert duration_text(600) == "10 minutes"
     assert duration_text(150) == "2.5 minutes"
+    assert duration_text(0.4) == "under a second"  # issue 17, item 6: "in 0 seconds"
+
+
+def test_a_finished_training_says_so_in_final_words():
+    """Issue 17, item 6: "✅ Done: 20,000 games in 0 seconds" above "Lessons learned so
+    far"."""
+    from cogs.render import training_embed
+    from gameflow import BrainFigures, TrainingProgress
+
+    figures = BrainFigures(0, 8, 8)
+    done = training_embed(
+        TrainingProgress(1, 1, "random", 20_000, 20_000, 461, 0.3, "done", figures, figures)
+    )
+    assert "✅ Done: 20,000 games in under a second." in done.description
+    assert "Lessons learned (saved): **461**" in done.description
+    assert "so far" not in done.description
+    running = training_embed(
+        TrainingProgress(1, 1, "random", 20_000, 5_000, 120, 0.1, "running", figures)
+    )
+    assert "Lessons learned so far (saved): **120**" in running.description
 
 
 async def test_a_question_answers_once_even_from_a_board_not_redrawn(world):

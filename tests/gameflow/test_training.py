@@ -72,6 +72,7 @@ async def test_one_training_per_server_and_bad_requests_are_refused(service):
     for opponent, games, says in (
         ("random", 0, "1 to 1,000,000"),
         ("random", 1_000_001, "1 to"),
+        ("random", 2_000_000, r"not 2,000,000\."),  # issue 17, item 9: "not 2000000"
         ("genius", 5, "opponent"),
     ):
         with pytest.raises(GameError, match=says):
