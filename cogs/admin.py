@@ -231,6 +231,7 @@ class Admin(
             f"Import **{file.filename}**{whose(game)}? It would {what}. Every lesson in it is "
             f"proven.\n{brain_change_text(plan.before, plan.after, game)}",
             keep=plan,
+            subject=mode,  # a merge destroys nothing: its button is not red
         )
 
     @app_commands.command(description="See or change how I play in this server")

@@ -35,6 +35,9 @@ class Question:
     for_managers: bool = True  # the answer is checked for Manage Server again
 
 
+# answers that destroy nothing: their yes is not shown as a danger
+HARMLESS = {("import", "merge")}
+
 QUESTIONS = {
     "reset": Question(
         "Admin",
@@ -81,7 +84,13 @@ class AnswerButton(
             discord.ui.Button(
                 custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}{about}",
                 label=QUESTIONS[kind].yes_label if yes else "Cancel",
-                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                style=(
+                    discord.ButtonStyle.secondary
+                    if not yes
+                    else discord.ButtonStyle.primary
+                    if (kind, subject) in HARMLESS
+                    else discord.ButtonStyle.danger
+                ),
             )
         )
         self.kind, self.answer, self.asker_id = kind, answer, asker_id

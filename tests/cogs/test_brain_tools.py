@@ -215,3 +215,16 @@ async def test_every_imported_fact_is_true(world, db_path):
     memory = stored_memory(db_path, w.guild.id)
     assert len(memory) > 100
     assert all(fact.outcome.value == true_outcome(fact.position) for fact in memory)
+
+
+@pytest.mark.parametrize(("mode", "style"), [("merge", 1), ("replace", 4)])
+async def test_a_merge_is_not_asked_with_a_danger_button(world, mode, style):
+    """Issue 17, item 11: the import confirmation was red even for a merge, which destroys
+    nothing (1: primary, 4: danger)."""
+    w = world
+    question = await imported(w, trained_document(2000), mode=mode, confirm=False)
+    yes = next(
+        b for row in question.response.message.components for b in row.children
+        if b.label == "Import"
+    )  # fmt: skip
+    assert yes.style.value == style
