@@ -75,14 +75,18 @@ def closed_embed(challenge: ChallengeRecord, how: str) -> discord.Embed:
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ttt-challenge:(?P<id>[0-9]+):(?P<answer>accept|decline)",
+    template=r"ttt-challenge:(?P<id>[0-9]+):(?P<answer>accept|decline|withdraw)",
 ):
-    def __init__(self, challenge_id: int, answer: str, *, open_to_all: bool = False) -> None:
+    """Accept (anyone it is for), Decline (the challenged member) or Withdraw (the
+    challenger). Invitations posted before Withdraw had a button of its own keep working:
+    the challenger's "decline" withdraws."""
+
+    def __init__(self, challenge_id: int, answer: str) -> None:
         accept = answer == "accept"
         super().__init__(
             discord.ui.Button(
                 custom_id=f"ttt-challenge:{challenge_id}:{answer}",
-                label="Accept" if accept else ("Withdraw" if open_to_all else "Decline"),
+                label=LABELS[answer],
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
             )
         )
@@ -98,11 +102,15 @@ class ChallengeButton(
         await interaction.client.get_cog("TicTacToe").challenges.on_answer(interaction, self)
 
 
+LABELS = {"accept": "Accept", "decline": "Decline", "withdraw": "Withdraw"}
+
+
 def invitation_view(challenge: ChallengeRecord) -> discord.ui.View:
+    """Accept and Withdraw on every invitation; Decline too on one for a named member."""
     view = discord.ui.View(timeout=None)
-    open_to_all = challenge.opponent_id is None
-    for reply in ("accept", "decline"):
-        view.add_item(ChallengeButton(challenge.id, reply, open_to_all=open_to_all))
+    answers = ("accept", "withdraw") if challenge.opponent_id is None else tuple(LABELS)
+    for reply in answers:
+        view.add_item(ChallengeButton(challenge.id, reply))
     return view
 
 
@@ -220,8 +228,9 @@ class ChallengeDesk:
 
             await show(interaction, start)
             return
+        answer = challenges.withdraw if button.answer == "withdraw" else challenges.decline
         closed = await in_time(
-            interaction, challenges.decline(button.challenge_id, member_id, interaction.channel_id)
+            interaction, answer(button.challenge_id, member_id, interaction.channel_id)
         )
         if closed is not None:
             challenge, how = closed

@@ -47,6 +47,9 @@ UNPOSTED_SECONDS = 10
 FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
 
 
+OPEN_TO_ALL = "Anyone may accept this open challenge, but only <@{challenger}> can withdraw it."
+
+
 def no_longer_open(command: str) -> str:
     return (
         "That challenge is no longer open: it was answered, withdrawn or has expired. "
@@ -218,6 +221,20 @@ class Challenges:
         memory = await self.games.memory(game.guild_id, game.kind)
         return Turn(game, memory_size=len(memory))
 
+    async def withdraw(
+        self, challenge_id: int, member_id: int, channel_id: int | None = None
+    ) -> tuple[ChallengeRecord, str]:
+        """The challenger takes the invitation back. Returns it and ``"withdrawn"``."""
+        challenge = self._live(challenge_id, channel_id)
+        if member_id != challenge.challenger_id and challenge.opponent_id is None:
+            raise GameError(OPEN_TO_ALL.format(challenger=challenge.challenger_id))
+        if member_id != challenge.challenger_id:
+            raise GameError(
+                f"This challenge is <@{challenge.challenger_id}>'s: only they can withdraw it"
+                + (" (you may decline it)." if member_id == challenge.opponent_id else ".")
+            )
+        return await self.decline(challenge_id, member_id, channel_id)
+
     async def decline(
         self, challenge_id: int, member_id: int, channel_id: int | None = None
     ) -> tuple[ChallengeRecord, str]:
@@ -233,10 +250,7 @@ class Challenges:
                 f"This challenge is for <@{challenge.opponent_id}>: only they can decline it."
             )
         else:
-            raise GameError(
-                f"Anyone may accept this open challenge, but only <@{challenge.challenger_id}> "
-                "can withdraw it."
-            )
+            raise GameError(OPEN_TO_ALL.format(challenger=challenge.challenger_id))
         if not await self._close(challenge):  # answered meanwhile, by another process
             raise GameError(no_longer_open(COMMANDS[challenge.game]))
         return challenge, how

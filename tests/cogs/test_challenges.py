@@ -218,3 +218,20 @@ async def test_an_invitation_that_could_not_be_posted_is_withdrawn(w):
     assert result.ephemeral and "withdrew it" in result.response.content
     played = await w.bob.slash(w.channel, "ttt play")  # the channel is free at once
     assert not played.ephemeral, played.response.content
+
+
+async def test_every_invitation_is_withdrawn_with_withdraw_and_declined_with_decline(w):
+    """Issue 17, item 10: a targeted invitation had Accept and Decline, and its challenger
+    withdrew it with Decline; an open one had Withdraw."""
+    targeted = await challenge(w, w.alice, w.bob)
+    labels = [b.label for row in targeted.components for b in row.children]
+    assert labels == ["Accept", "Decline", "Withdraw"]
+    refused = await w.bob.click(targeted, custom_id=button(targeted, "Withdraw"))
+    assert refused.ephemeral and "you may decline it" in refused.response.content
+    await w.alice.click(targeted, custom_id=button(targeted, "Withdraw"))
+    assert "withdrew" in message_by_id(w.channel, targeted.id).embeds[0].description
+    open_one = await challenge(w, w.alice)
+    assert [b.label for row in open_one.components for b in row.children] == [
+        "Accept",
+        "Withdraw",
+    ]
