@@ -195,3 +195,16 @@ def test_a_lesson_names_its_position_by_the_moves_that_led_to_it(tmp_path):
     _code, out, _ = terminal(tmp_path, "play", given="1\n4\n7\n")
     assert "Learned: after 1, 2, 4 and 3, your move to 7 is a win." in out
     assert " there " not in out
+
+
+def test_the_readmes_first_lesson_is_what_happens(tmp_path):
+    """Issue 17, item 1: the README promised that the bot blocks 1, 4, 7 the second time;
+    it takes three losses, with replies 3, then 5, then 6, and it blocks with 7 in the
+    fourth game. The README now says so, and this plays it."""
+    readme = (PROJECT / "README.md").read_text()
+    assert "(3, then 5, then 6)" in readme and "it blocks you with 7" in readme
+    for second_reply in (3, 5, 6):
+        _code, out, _ = terminal(tmp_path, "play", given="1\n4\n7\n")
+        assert "I play 2.\n" in out and f"I play {second_reply}.\n" in out and "You win!" in out
+    _code, out, _ = terminal(tmp_path, "play", given="1\n4\n7\nq\n")
+    assert "I play 7.\n" in out and "Cell 7 is taken" in out and "You win!" not in out
