@@ -104,6 +104,14 @@ class ConnectFour(
         await self.table.show_leaderboard(interaction, by, BOARDS[board])
 
     @app_commands.command(description="This server's Connect Four record against me, and yours")
-    @app_commands.describe(board="4x4 (the default) or 5x4")
-    async def stats(self, interaction: discord.Interaction, board: Size = "4x4") -> None:
-        await self.table.show_stats(interaction, BOARDS[board])
+    @app_commands.describe(
+        board="4x4 (the default) or 5x4",
+        member="Whose record to show beside the server's (yours if left out)",
+    )
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        board: Size = "4x4",
+        member: discord.User | None = None,
+    ) -> None:
+        await self.table.show_stats(interaction, BOARDS[board], member)

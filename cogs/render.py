@@ -242,8 +242,16 @@ def member_games_text(record: MemberRecord, *, server: bool) -> str:
 
 
 def stats_embed(
-    stats: Stats, player: discord.abc.User, guild_name: str, game: str = TICTACTOE
+    stats: Stats,
+    player: discord.abc.User,
+    guild_name: str,
+    game: str = TICTACTOE,
+    *,
+    asker_id: int | None = None,
 ) -> discord.Embed:
+    """The server's figures and ``player``'s (the asker's own: "You"; another member's,
+    by their name)."""
+
     def beatable(v) -> str:
         if not v.beatable:
             return "✅ unbeatable"
@@ -258,7 +266,9 @@ def stats_embed(
         inline=False,
     )
     embed.add_field(
-        name=f"You ({player.display_name})",
+        name=(
+            f"You ({player.display_name})" if asker_id in (None, player.id) else player.display_name
+        ),
         value=f"{games_text(stats.player)}\n"
         f"{member_games_text(stats.player_with_members, server=False)}",
         inline=False,

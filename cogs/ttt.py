@@ -199,12 +199,21 @@ class TicTacToe(
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def show_stats(self, interaction: discord.Interaction, game: str) -> None:
+    async def show_stats(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        member: discord.User | discord.Member | None = None,
+    ) -> None:
+        """This server's figures, and the asker's (or ``member``'s) record."""
         guild_id = interaction.guild_id
-        stats = await in_time(interaction, self.service.stats(guild_id, interaction.user.id, game))
+        player = member or interaction.user
+        stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
         if stats is None:
             return
-        embed = stats_embed(stats, interaction.user, interaction.guild.name, game)
+        embed = stats_embed(
+            stats, player, interaction.guild.name, game, asker_id=interaction.user.id
+        )
         png = await in_time(interaction, self._curve_png(guild_id, interaction.guild.name, game))
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)
             await answer(interaction, embed=embed)
@@ -281,8 +290,11 @@ class TicTacToe(
         await self.show_leaderboard(interaction, by, TICTACTOE)
 
     @app_commands.command(description="This server's record against me, and yours")
-    async def stats(self, interaction: discord.Interaction) -> None:
-        await self.show_stats(interaction, TICTACTOE)
+    @app_commands.describe(member="Whose record to show beside the server's (yours if left out)")
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.User | None = None
+    ) -> None:
+        await self.show_stats(interaction, TICTACTOE, member)
 
     @app_commands.command(
         name="forget-me", description="Delete your games and records in this server"

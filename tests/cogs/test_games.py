@@ -138,3 +138,21 @@ async def test_stats_show_records_lessons_and_whether_the_bot_can_be_beaten(worl
     assert int(fields["Lessons learned"]) > 0
     assert "still beatable" in fields["Playing ❌ (first)"]
     assert "still beatable" in fields["Playing ⭕ (second)"]
+
+
+@pytest.mark.parametrize("command", ["ttt stats", "connect4 stats"])
+async def test_stats_show_any_members_record(world, command):
+    """Issue 17: ``stats [member]`` shows anyone's record in this server, not only your
+    own."""
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])  # alice beats the naive bot at tic-tac-toe
+    if command == "connect4 stats":
+        await w.alice.slash(w.channel, "connect4 play")
+        for _ in range(4):
+            await w.alice.slash(w.channel, "connect4 move", column=2)
+    result = await w.bob.slash(w.channel, command, member=w.alice)
+    fields = {f.name: f.value for f in result.response.embeds[0].fields}
+    assert "alice" in fields and "lost 1" in fields["alice"]  # her record, under her name
+    own = await w.bob.slash(w.channel, command)
+    mine = {f.name: f.value for f in own.response.embeds[0].fields}
+    assert any(name.startswith("You (") for name in mine) and "**0 games**" in str(mine)
