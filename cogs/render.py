@@ -40,6 +40,52 @@ COLOURS = {
 NEUTRAL = 0x99AAB5
 
 
+WELCOME = (
+    "👋 Hello! I play **tic-tac-toe** and **Connect Four**, and I learn from every game I "
+    "lose, so this server will teach me. Start with `/ttt play` or `/connect4 play`; "
+    "`/ttt help` shows the rest."
+)
+HOW_I_LEARN = (
+    "I know only the rules. When I lose, I remember the position that cost me the game, "
+    "proven, and never walk into it again: every server teaches its own bot, until nobody "
+    "here can beat me."
+)
+PLAYER_COMMANDS = (
+    ("/ttt play · /connect4 play", "a game against me in this channel (you move first)"),
+    ("/ttt move · /connect4 move", "play a cell (1-9) or a column; the board's buttons too"),
+    ("/ttt challenge · /connect4 challenge", "a game against a member; I watch and learn"),
+    ("/ttt board · /ttt resign", "show this channel's game again, or give it up"),
+    ("/ttt stats · /ttt leaderboard", "the server's record and yours, and who taught me most"),
+    ("/ttt brain", "privately, what I know about a position"),
+    ("/ttt forget-me", "delete your games and records in this server"),
+)
+ADMIN_COMMANDS = (
+    ("/ttt-admin settings", "where games may start, and the idle timeout"),
+    ("/ttt-admin train", "train me against a practice opponent while games go on"),
+    ("/ttt-admin export · import", "move my memory between servers, proof-checked"),
+    ("/ttt-admin reset · end-game", "forget what I learned, or end a stuck game"),
+)
+
+
+def help_embed(*, admin: bool) -> discord.Embed:
+    """The private guide of ``/ttt help``: how the bot learns, and the commands the person
+    may use (server managers also see theirs)."""
+    embed = discord.Embed(title="How to play me", description=HOW_I_LEARN, colour=NEUTRAL)
+    embed.add_field(
+        name="Commands",
+        value="\n".join(f"`{name}`: {what}" for name, what in PLAYER_COMMANDS),
+        inline=False,
+    )
+    if admin:
+        embed.add_field(
+            name="For server managers",
+            value="\n".join(f"`{name}`: {what}" for name, what in ADMIN_COMMANDS),
+            inline=False,
+        )
+    embed.set_footer(text="Only you can see this.")
+    return embed
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'s' * (count != 1)}"
 

@@ -24,12 +24,14 @@ from .boards import look_of
 from .challenges import ChallengeButton, ChallengeDesk
 from .questions import AnswerButton, Questions
 from .render import (
+    WELCOME,
     board_embed,
     board_view,
     brain_embed,
     cell_click,
     duration_text,
     forgotten_text,
+    help_embed,
     leaderboard_embed,
     stats_embed,
 )
@@ -295,6 +297,27 @@ class TicTacToe(
         self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
         await self.show_stats(interaction, TICTACTOE, member)
+
+    @app_commands.command(description="How to play me, and how I learn (only you see it)")
+    async def help(self, interaction: discord.Interaction) -> None:
+        admin = bool(interaction.permissions and interaction.permissions.manage_guild)
+        await interaction.response.send_message(embed=help_embed(admin=admin), ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Say hello once, where the bot may post: the server's system channel, or else the
+        first text channel it can write in."""
+        me = guild.me
+        places = [guild.system_channel, *guild.text_channels]
+        place = next(
+            (c for c in places if c is not None and c.permissions_for(me).send_messages), None
+        )
+        if place is None:
+            return
+        try:
+            await place.send(WELCOME, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:  # no access after all: nobody is the worse
+            log.warning("could not welcome server %s: %s", guild.id, error)
 
     @app_commands.command(
         name="forget-me", description="Delete your games and records in this server"

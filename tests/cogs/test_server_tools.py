@@ -170,3 +170,37 @@ async def test_a_channel_missing_from_the_bots_cache_is_taken_by_its_id(world, s
             result.response.content
         )
     assert "Something went wrong" not in str(result.response.content)
+
+
+async def test_help_is_private_and_shows_admins_their_commands_too(world):
+    """Issue 17: ``/ttt help``, a private, short guide: the commands a person may use
+    (admins also see theirs), and how the bot learns."""
+    w = world
+    member = await w.alice.slash(w.channel, "ttt help")
+    assert member.ephemeral
+    fields = {f.name: f.value for f in member.response.embeds[0].fields}
+    assert "/connect4 play" in fields["Commands"] and "For server managers" not in fields
+    assert "remember the position that cost me" in member.response.embeds[0].description
+    admin = await w.admin.slash(w.channel, "ttt help")
+    assert (
+        "/ttt-admin train"
+        in {f.name: f.value for f in admin.response.embeds[0].fields}["For server managers"]
+    )
+
+
+async def test_joining_a_server_says_hello_once_where_it_may(world, simcord_bot):
+    """Issue 17: when the bot joins a server, a short welcome pointing to /ttt play and
+    /ttt help, in the first channel it may post in. (SimCord's new servers have no channel
+    when the bot joins them, so the listener is given the server once it has some.)"""
+    w = world
+    cog = simcord_bot.get_cog("TicTacToe")
+    assert "on_guild_join" in [name for name, _ in cog.get_listeners()]
+    joined = w.env.create_guild("New home")
+    lobby = joined.create_text_channel("lobby")
+    second = joined.create_text_channel("second")
+    await w.env.settle()
+    await cog.on_guild_join(simcord_bot.get_guild(joined.id))
+    await w.env.settle()
+    posted = [m for c in (lobby, second) for m in c.history() if "Hello!" in m.content]
+    assert len(posted) == 1 and posted[0] in lobby.history()
+    assert "/ttt play" in posted[0].content and "/ttt help" in posted[0].content
