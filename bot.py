@@ -49,6 +49,7 @@ class StartupError(RuntimeError):
 
 HOME = Path(__file__).resolve().parent  # .env and a relative DATABASE_PATH resolve here
 DEFAULT_DATABASE_PATH = "data/ttt.sqlite3"
+DEFAULT_POSTS_PER_MINUTE = 6  # public posts a member may make in a channel in a minute
 DEFAULT_TIMEOUT_MINUTES = 10.0
 LOG_LEVELS = {"DEBUG": "DEBUG", "INFO": "INFO", "WARNING": "WARNING", "WARN": "WARNING",
               "ERROR": "ERROR", "CRITICAL": "CRITICAL"}  # fmt: skip
@@ -75,6 +76,9 @@ class Settings:
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
     memory_cache_servers: int = MEMORIES_KEPT  # servers whose memory is kept in RAM
+    # public posts (play, challenge, board, stats, leaderboard) a member may make in a
+    # channel in any minute; 0: no limit
+    public_posts_per_minute: int = DEFAULT_POSTS_PER_MINUTE
     shards: Shards | None = None  # SHARD_COUNT and SHARD_IDS: this process's part of a cluster
 
     @property
@@ -134,8 +138,18 @@ class Settings:
             game_timeout_minutes=timeout,
             log_level=LOG_LEVELS[level],
             memory_cache_servers=number("MEMORY_CACHE_SERVERS", MEMORIES_KEPT, int),
+            public_posts_per_minute=posts_per_minute(env),
             shards=shards_from(env),
         )
+
+
+def posts_per_minute(env: Mapping[str, str]) -> int:
+    text = env.get("PUBLIC_POSTS_PER_MINUTE", "").strip()
+    if not text:
+        return DEFAULT_POSTS_PER_MINUTE
+    if not text.isdigit() or int(text) > 60:
+        raise ConfigError(f"PUBLIC_POSTS_PER_MINUTE must be 0 (no limit) to 60, got {text!r}")
+    return int(text)
 
 
 MAX_SHARDS = 65_536
@@ -243,7 +257,12 @@ class TicTacToeBot(commands.AutoShardedBot):
             shards=self.settings.shards,
         )
         self.resumed = len(await self.service.load())
-        table = TicTacToe(self, self.service, self.settings.sweep_seconds)
+        table = TicTacToe(
+            self,
+            self.service,
+            self.settings.sweep_seconds,
+            posts_per_minute=self.settings.public_posts_per_minute,
+        )
         await self.add_cog(table)
         await self.add_cog(ConnectFour(self, table))
         await self.add_cog(Admin(self, self.service))

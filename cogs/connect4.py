@@ -59,7 +59,8 @@ class ConnectFour(
         first: Literal["me", "them", "random"] = "random",
         board: Size = "4x4",
     ) -> None:
-        await self.table.challenges.issue(interaction, opponent, first, BOARDS[board])
+        if await self.table.may_post(interaction):
+            await self.table.challenges.issue(interaction, opponent, first, BOARDS[board])
 
     @app_commands.command(description="Drop a stone in a column: 1 is the leftmost")
     @app_commands.describe(column="The column, from 1 (left) to 4, or 5 on the 5x4 board")

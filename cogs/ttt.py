@@ -8,6 +8,7 @@ idle games and expired invitations, ``forget-me``.
 
 from __future__ import annotations
 
+import collections
 import io
 import logging
 from typing import Literal
@@ -42,15 +43,50 @@ log = logging.getLogger(__name__)
 TICTACTOE = "tictactoe"
 
 
+def now() -> float:
+    return discord.utils.utcnow().timestamp()  # discord.py's clock, which tests can move
+
+
+class PostingLimit:
+    """At most ``per_minute`` public posts per member and channel in any 60 seconds (0: no
+    limit). Only members who posted in the last minute are kept."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._posts: dict[tuple[int, int], collections.deque[float]] = {}
+
+    def wait(self, channel_id: int, member_id: int, at: float) -> float:
+        """Seconds to wait before the next post; 0, and the post is counted, if it may."""
+        if not self.per_minute:
+            return 0.0
+        if len(self._posts) > 10_000:  # forget who has not posted for a minute
+            self._posts = {k: v for k, v in self._posts.items() if v[-1] > at - 60}
+        posts = self._posts.setdefault((channel_id, member_id), collections.deque())
+        while posts and posts[0] <= at - 60:
+            posts.popleft()
+        if len(posts) >= self.per_minute:
+            return max(1.0, posts[0] + 60 - at)
+        posts.append(at)
+        return 0.0
+
+
 @app_commands.guild_only()
 class TicTacToe(
     commands.GroupCog,
     group_name="ttt",
     group_description="Play tic-tac-toe against a bot that learns from its losses",
 ):
-    def __init__(self, bot: commands.Bot, service: GameService, sweep_seconds: float) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        service: GameService,
+        sweep_seconds: float,
+        *,
+        posts_per_minute: int = 0,
+    ) -> None:
         self.bot = bot
         self.service = service
+        self.posting = PostingLimit(posts_per_minute)
         self.sweep.change_interval(seconds=sweep_seconds)
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
@@ -101,7 +137,22 @@ class TicTacToe(
             log.warning("could not update board message %s: %s", turn.game.message_id, error)
 
     # --- what every game's commands do --------------------------------------------------
+    async def may_post(self, interaction: discord.Interaction) -> bool:
+        """A public post (a new game, a challenge, a board, stats, a leaderboard) within the
+        member's rate in this channel; past it, a private answer with the time left.
+        Moves and clicks are never limited."""
+        wait = self.posting.wait(interaction.channel_id, interaction.user.id, now())
+        if wait:
+            await refuse(
+                interaction,
+                f"You're posting a lot in this channel: try again in {duration_text(wait)}. "
+                "Moves and the board's buttons are never limited.",
+            )
+        return not wait
+
     async def start_game(self, interaction: discord.Interaction, first: str, game: str) -> None:
+        if not await self.may_post(interaction):
+            return
         turn = await in_time(
             interaction,
             self.service.start(
@@ -150,6 +201,8 @@ class TicTacToe(
             await show(interaction, lambda: self._post_board(interaction, turn))
 
     async def show_board(self, interaction: discord.Interaction, command: str) -> None:
+        if not await self.may_post(interaction):
+            return
         game = await self.service.find_game(interaction.channel_id)
         if game is None:
             await refuse(
@@ -184,6 +237,8 @@ class TicTacToe(
         await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
 
     async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
+        if not await self.may_post(interaction):
+            return
         # every read of the store goes through the deadline guard: a slow database must
         # not leave Discord's 3 seconds unanswered
         standings = await in_time(
@@ -208,6 +263,8 @@ class TicTacToe(
         member: discord.User | discord.Member | None = None,
     ) -> None:
         """This server's figures, and the asker's (or ``member``'s) record."""
+        if not await self.may_post(interaction):
+            return
         guild_id = interaction.guild_id
         player = member or interaction.user
         stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
@@ -256,7 +313,8 @@ class TicTacToe(
         opponent: discord.User | None = None,  # a Member when in this server
         first: Literal["me", "them", "random"] = "random",
     ) -> None:
-        await self.challenges.issue(interaction, opponent, first, TICTACTOE)
+        if await self.may_post(interaction):
+            await self.challenges.issue(interaction, opponent, first, TICTACTOE)
 
     @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
     @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")

@@ -39,6 +39,7 @@ def test_defaults_and_overrides():
         # issue 17, item 4: both were accepted ("1,000,000,000 minutes", "after 0 seconds")
         ({"GAME_TIMEOUT_MINUTES": "1e9"}, r"must be 1 to 1,440 \(a day\), got '1e9'"),
         ({"GAME_TIMEOUT_MINUTES": "0.0001"}, "must be 1 to 1,440"),
+        ({"PUBLIC_POSTS_PER_MINUTE": "lots"}, "PUBLIC_POSTS_PER_MINUTE must be 0"),
         ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a whole number"),
         ({"MEMORY_CACHE_SERVERS": "1.5"}, "MEMORY_CACHE_SERVERS must be a whole number"),
         ({"MEMORY_CACHE_SERVERS": "0"}, "MEMORY_CACHE_SERVERS must be greater than 0"),
@@ -107,7 +108,7 @@ def test_a_bad_setting_ends_with_one_clear_line(tmp_path):
 def test_env_example_lists_every_setting_with_a_comment():
     text = (ROOT / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "GAME_TIMEOUT_MINUTES",
-                 "LOG_LEVEL"):  # fmt: skip
+                 "LOG_LEVEL", "PUBLIC_POSTS_PER_MINUTE"):  # fmt: skip
         line_no = next(i for i, line in enumerate(text.splitlines()) if line.startswith(name + "="))
         assert text.splitlines()[line_no - 1].startswith("#"), name
 

@@ -204,3 +204,25 @@ async def test_joining_a_server_says_hello_once_where_it_may(world, simcord_bot)
     posted = [m for c in (lobby, second) for m in c.history() if "Hello!" in m.content]
     assert len(posted) == 1 and posted[0] in lobby.history()
     assert "/ttt play" in posted[0].content and "/ttt help" in posted[0].content
+
+
+async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world):
+    """Issue 17: past a sensible rate (6 public posts a minute per member and channel,
+    PUBLIC_POSTS_PER_MINUTE), a private answer with the time left; moves and clicks are
+    never limited."""
+    w = world
+    for command in ("ttt stats", "ttt leaderboard", "connect4 stats", "ttt stats"):
+        assert not (await w.alice.slash(w.channel, command)).ephemeral
+    for column in (2, 3):  # the fifth and sixth posts: games, each won in four moves
+        assert not (await w.alice.slash(w.channel, "connect4 play")).ephemeral
+        for _ in range(4):  # eight moves in the minute in all: never limited
+            move = await w.alice.slash(w.channel, "connect4 move", column=column)
+            assert not move.ephemeral, move.response.content
+    limited = await w.alice.slash(w.channel, "ttt leaderboard")
+    assert limited.ephemeral and "You're posting a lot in this channel" in (
+        limited.response.content
+    )
+    assert "try again in" in limited.response.content
+    assert not (await w.bob.slash(w.channel, "ttt stats")).ephemeral  # others are not
+    await w.env.advance_time(61)
+    assert not (await w.alice.slash(w.channel, "ttt leaderboard")).ephemeral
