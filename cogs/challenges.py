@@ -149,12 +149,22 @@ class ChallengeDesk:
     async def issue(
         self,
         interaction: discord.Interaction,
-        opponent: discord.User | discord.Member | None,
+        opponent: discord.User | discord.Member | discord.Object | None,
         first: str,
         game: str,
+        *,
+        known_member: bool = False,
     ) -> None:
+        """Invite ``opponent`` (``None``: anyone). ``known_member``: the opponent is known
+        to be a member (they played here: a rematch), so no member object is needed."""
         is_me = opponent is not None and opponent.id == self.bot.user.id
-        if opponent is not None and not opponent.bot and not isinstance(opponent, discord.Member):
+        is_bot = getattr(opponent, "bot", False)
+        if (
+            opponent is not None
+            and not known_member
+            and not is_bot
+            and not isinstance(opponent, discord.Member)
+        ):
             await refuse(
                 interaction,
                 f"<@{opponent.id}> is not a member of this server. Challenge a member, or "
@@ -169,7 +179,7 @@ class ChallengeDesk:
                 interaction.user.id,
                 opponent.id if opponent is not None else None,
                 first,
-                opponent_is_bot=opponent is not None and opponent.bot,
+                opponent_is_bot=is_bot,
                 opponent_is_me=is_me,
                 game=game,
             ),

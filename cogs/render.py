@@ -244,9 +244,18 @@ def board_view(game: Game, *, frozen: bool = False) -> BoardView:
     """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
     ``frozen`` disables them all, for a board that is no longer current."""
     prefix = f"ttt:{game.id}:{game.ply}:"
-    return BoardView(
-        look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
-    )
+    rows = look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
+    if not game.running and not frozen:  # a finished board offers to play again
+        rows.append({"type": 1, "components": [{**REMATCH, "custom_id": f"ttt-rematch:{game.id}"}]})
+    return BoardView(rows)
+
+
+REMATCH = {
+    "type": 2,
+    "style": discord.ButtonStyle.primary.value,
+    "disabled": False,
+    "label": "Rematch",
+}
 
 
 def record_text(record: Record) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import io
 import logging
+import re
 from typing import Literal
 
 import discord
@@ -70,6 +71,26 @@ class PostingLimit:
         return 0.0
 
 
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-rematch:(?P<game>[0-9]+)"
+):
+    """A finished board's Rematch (see :func:`cogs.render.board_view`): it names its game,
+    so it works after a restart."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"ttt-rematch:{game_id}", label="Rematch"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("TicTacToe").on_rematch(interaction, self.game_id)
+
+
 @app_commands.guild_only()
 class TicTacToe(
     commands.GroupCog,
@@ -93,14 +114,14 @@ class TicTacToe(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(AnswerButton, ChallengeButton)
+        self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
         self.sweep.start()
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
         self.challenges.close()
         self.questions.close()
-        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton)
+        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
 
     async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Answer with the game's board at the bottom of the chat, and delete the board
@@ -435,6 +456,25 @@ class TicTacToe(
         )
         if turn is not None:
             await show(interaction, lambda: self._update_board(interaction, turn))
+
+    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A finished board's Rematch: the same game again in this channel, the sides
+        swapped; between members, an invitation to the same member."""
+        asked = await in_time(
+            interaction,
+            self.service.rematch(game_id, interaction.channel_id, interaction.user.id),
+        )
+        if asked is None:
+            return
+        game, next_first = asked
+        if game.vs_bot:
+            await self.start_game(interaction, "bot" if next_first else "me", game.kind)
+            return
+        other = game.opponent_id if interaction.user.id == game.player_id else game.player_id
+        if await self.may_post(interaction):
+            await self.challenges.issue(
+                interaction, discord.Object(other), next_first, game.kind, known_member=True
+            )
 
     @staticmethod
     async def _update_board(interaction: discord.Interaction, turn: Turn) -> None:

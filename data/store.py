@@ -543,6 +543,11 @@ class Store:
             statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
         await self._write(statements, guarded=True)
 
+    async def game(self, game_id: int) -> GameRecord | None:
+        """A game, running or finished."""
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
     async def running_game(self, channel_id: int) -> GameRecord | None:
         rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND result = ?",

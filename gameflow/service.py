@@ -319,6 +319,31 @@ class GameService:
                 return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
 
+    async def rematch(
+        self, game_id: int, channel_id: int, member_id: int
+    ) -> tuple[Game, bool | str]:
+        """What a finished game's Rematch asks for, the sides swapped: against the bot,
+        whether the bot moves first in the next game; between members, who moves first
+        in the invitation the asker sends the other (``"me"`` or ``"them"``). Raises
+        :class:`GameError` if that game cannot be played again from this board."""
+        record = await self.store.game(game_id)
+        if record is None or record.channel_id != channel_id or record.result == "running":
+            raise GameError("That board has no game to play again. Start one with `/ttt play`.")
+        game = Game.from_record(record)
+        if member_id not in game.members:
+            raise GameError(
+                f"Only the players of that game can ask for a rematch. Start your own with "
+                f"`{game.command} play` or `{game.command} challenge`."
+            )
+        if self.clock() - game.updated_at > self.settings.timeout_seconds(game.guild_id):
+            raise GameError(
+                f"That board is too old for a rematch: start a new game with `{game.command} play`."
+            )
+        if game.vs_bot:
+            return game, game.bot_mark is Mark.O  # the bot moved second: now it goes first
+        moved_first = game.member_playing(Mark.X) == member_id
+        return game, "them" if moved_first else "me"
+
     async def resign(self, channel_id: int, member_id: int, command: str | None = None) -> Turn:
         """A player gives up: the other side wins. In a game between members, who
         resigned is kept, to know who won."""

@@ -81,6 +81,8 @@ def buttons_of(message) -> dict[int, dict]:
     cells = {}
     for row in message.components:
         for button in row.children:
+            if not button.custom_id.startswith("ttt:"):
+                continue  # a finished board's Rematch
             cell = int(button.custom_id.rsplit(":", 1)[1])
             cells[cell] = {"disabled": button.disabled, "custom_id": button.custom_id}
     assert sorted(cells) == list(range(1, 10))

@@ -30,8 +30,10 @@ def winning_squares(message, height: int = 4) -> int:
 
 
 def columns_of(message) -> dict[int, dict]:
-    """Column number -> {'disabled', 'custom_id'}: one row of buttons, one per column."""
-    (row,) = message.components
+    """Column number -> {'disabled', 'custom_id'}: one row of buttons, one per column
+    (and, on a finished board, a row with Rematch)."""
+    row, *rematch = message.components
+    assert [b.label for r in rematch for b in r.children] in ([], ["Rematch"])
     return {
         int(b.custom_id.rsplit(":", 1)[1]): {"disabled": b.disabled, "custom_id": b.custom_id}
         for b in row.children

@@ -156,3 +156,51 @@ async def test_stats_show_any_members_record(world, command):
     own = await w.bob.slash(w.channel, command)
     mine = {f.name: f.value for f in own.response.embeds[0].fields}
     assert any(name.startswith("You (") for name in mine) and "**0 games**" in str(mine)
+
+
+def rematch_of(message) -> str:
+    (button,) = [b for row in message.components for b in row.children if b.label == "Rematch"]
+    return button.custom_id
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "after a restart"])
+async def test_a_finished_board_offers_a_rematch_with_the_sides_swapped(world, new_bot, restart):
+    """Issue 17: one click on a finished board starts the next game in that channel, the
+    sides swapped; it works after a restart, only for the game's player, and expires as
+    the board does."""
+    w = world
+    final = (await play_line(w, w.alice, [1, 4, 7])).response.message  # alice went first
+    assert "wins!" in final.embeds[0].description
+    if restart:
+        await w.env.restart_bot(new_bot())
+    refused = await w.bob.click(final, custom_id=rematch_of(final))
+    assert refused.ephemeral and "Only the players of that game" in refused.response.content
+    again = await w.alice.click(final, custom_id=rematch_of(final))
+    assert not again.ephemeral, again.response.content
+    board = w.channel.last_message
+    assert board_of(board) == "X........"  # the bot moves first now
+    assert "Your turn" in board.embeds[0].description
+    busy = await w.alice.click(final, custom_id=rematch_of(final))  # one game per channel
+    assert busy.ephemeral and "already have a game" in busy.response.content
+    await w.alice.slash(w.channel, "ttt resign")
+    await w.env.advance_time(11 * 60)  # past the server's timeout: the old board expired
+    old = await w.alice.click(final, custom_id=rematch_of(final))
+    assert old.ephemeral and "too old for a rematch" in old.response.content
+
+
+async def test_a_rematch_between_members_invites_the_same_member_the_sides_swapped(world):
+    from tests.cogs.test_challenges import button
+
+    w = world
+    result = await w.alice.slash(w.channel, "connect4 challenge", opponent=w.bob, first="me")
+    invitation = result.response.message
+    await w.bob.click(invitation, custom_id=button(invitation, "Accept"))
+    for n, column in enumerate([1, 2, 1, 2, 1, 2, 1]):  # alice (first) stacks column 1
+        await ((w.alice, w.bob)[n % 2]).slash(w.channel, "connect4 move", column=column)
+    final = w.channel.last_message
+    asked = await w.bob.click(final, custom_id=rematch_of(final))
+    assert not asked.ephemeral, asked.response.content
+    rematch = w.channel.last_message
+    assert rematch.content == w.alice.mention  # the same member, pinged
+    assert "Connect Four 4×4 challenge" in rematch.embeds[0].title
+    assert f"<@{w.bob.id}> moves first" in rematch.embeds[0].description  # swapped

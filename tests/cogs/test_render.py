@@ -39,6 +39,15 @@ def discord_ui_board(g: Game, *, frozen: bool, wins: set[int]) -> list[dict]:
                 row=cell // 3,
             )
         )
+    if not g.running and not frozen:  # a finished board offers a rematch
+        view.add_item(
+            discord.ui.Button(
+                custom_id=f"ttt-rematch:{g.id}",
+                style=discord.ButtonStyle.primary,
+                label="Rematch",
+                row=3,
+            )
+        )
     return view.to_components()
 
 
