@@ -18,8 +18,14 @@ from collections.abc import Sequence
 from gameflow import CurvePoint
 
 FILE_NAME = "learning-curve.png"
-SIZE_INCHES, DPI = (8.0, 5.0), 100  # 800 × 500 pixels: sharp in an embed, a few tens of KB
+# 1200 × 750 pixels: an embed shows it whole, and on a phone its text stays readable
+SIZE_INCHES, DPI = (8.0, 5.0), 150
 KEPT = 256  # servers whose last picture is kept
+
+# a card of its own, Discord's dark embed grey: as readable on the light theme as on the dark
+BACKGROUND, PANEL, TEXT, GRID = "#2B2D31", "#313338", "#F2F3F5", "#4E5058"
+LESSONS, AS_X, AS_O, TRAINING = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1"
+TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 15, 12, 11, 11
 
 _kept: OrderedDict[tuple[int, str, tuple[CurvePoint, ...]], bytes] = OrderedDict()
 _drawing = threading.Lock()  # pyplot's state is global: one picture at a time
@@ -31,66 +37,122 @@ def became_unbeatable(values: Sequence[int]) -> list[int]:
     return [i for i, v in enumerate(values) if v == 0 and (i == 0 or values[i - 1] > 0)]
 
 
+def taught_by_games(points: Sequence[CurvePoint]) -> list[int]:
+    """The lessons the server's games taught, point by point: a training's jump is left out
+    (it is shown apart), so that it does not flatten what the games taught; a reset starts
+    again from 0."""
+    taught, trained, before = [], 0, 0
+    for point in points:
+        if point.lessons == 0:  # a reset
+            trained = 0
+        elif point.training:
+            trained += point.lessons - before
+        taught.append(point.lessons - trained)
+        before = point.lessons
+    return taught
+
+
+def _style(axes, fig) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axes.set_facecolor(PANEL)
+    for spine in axes.spines.values():
+        spine.set_color(GRID)
+    axes.tick_params(colors=TEXT, labelsize=TICK_SIZE)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # games are whole
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(color=GRID, alpha=0.6, linewidth=0.8)
+
+
 def figure(points: Sequence[CurvePoint], title: str):
-    """The chart as a matplotlib figure (for tests to read its data back)."""
+    """The chart as a matplotlib figure (for tests to read its data back).
+
+    Top: the lessons the games taught, a dot for each game that taught something, and
+    each training as a dotted line with what it added. Bottom: the ways to beat the bot
+    as X and as O, on a plain count axis, with the moment it became unbeatable in each
+    role called out where it happened.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=SIZE_INCHES, dpi=DPI)
+    fig = Figure(figsize=SIZE_INCHES, dpi=DPI, facecolor=BACKGROUND)
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(1, 1))
+    for axes in (top, bottom):
+        _style(axes, fig)
     games = [p.games for p in points]
     top.plot(
-        games, [p.lessons for p in points], color="#5865F2", marker=".", markersize=4,
-        label="lessons",
+        games, taught_by_games(points), color=LESSONS, marker="o", markersize=4, linewidth=2,
+        label="lessons from games",
     )  # fmt: skip
-    top.set_ylabel("lessons known")
-    top.set_title(title)
+    top.set_ylabel("lessons", color=TEXT, fontsize=LABEL_SIZE)
+    fig.suptitle(title, color=TEXT, fontsize=TITLE_SIZE, x=0.02, ha="left")
+    before = 0
+    for point in points:
+        if point.training:
+            for axes in (top, bottom):
+                axes.axvline(point.games, color=TRAINING, linestyle=":", linewidth=1.5)
+            top.annotate(
+                f"training +{point.lessons - before:,}",
+                (point.games, 1.0),
+                xycoords=("data", "axes fraction"),
+                textcoords="offset points",
+                xytext=(4, -14),
+                color=TRAINING,
+                fontsize=NOTE_SIZE,
+            )
+        before = point.lessons
     # the ways to beat the bot where they were counted (a board too large to search after
     # every game has them at trainings, imports and resets only)
     counted = [p for p in points if p.beat_x is not None]
     counted_games = [p.games for p in counted]
+    highest = max((max(p.beat_x, p.beat_o) for p in counted), default=0)
     for row, (name, values, colour) in enumerate(
         (
-            ("as X (first)", [p.beat_x for p in counted], "#ED4245"),
-            ("as O (second)", [p.beat_o for p in counted], "#FEA500"),
+            ("as X (first)", [p.beat_x for p in counted], AS_X),
+            ("as O (second)", [p.beat_o for p in counted], AS_O),
         )
     ):
         bottom.plot(
             counted_games,
             values,
             color=colour,
-            marker=".",
+            marker="o",
             markersize=4,
+            linewidth=2,
             label=f"ways to beat me {name}",
         )
+        span = (games[0], games[-1]) if games else (0, 1)
         for i in became_unbeatable(values):
-            bottom.plot(
-                counted_games[i], 0, marker="*", markersize=14, color=colour, linestyle="none"
-            )
+            x = counted_games[i]
+            bottom.plot(x, 0, marker="*", markersize=16, color=colour, linestyle="none")
+            # beside its star, one label above the other, turned inwards near the right edge
+            right = span[1] > span[0] and (x - span[0]) / (span[1] - span[0]) > 0.7
             bottom.annotate(
-                f"unbeatable {name.split()[1]}",
-                (counted_games[i], 0),
+                f"unbeatable as {name.split()[1]}",
+                (x, 0),
                 textcoords="offset points",
-                xytext=(6, 6 + 12 * row),  # one above the other when they coincide
+                xytext=(-8 if right else 8, 12 + 16 * row),
+                ha="right" if right else "left",
                 color=colour,
-                fontsize=8,
+                fontsize=NOTE_SIZE,
+                fontweight="bold",
             )
-    trainings = [p.games for p in points if p.training]
+    bottom.set_ylim(-0.05 * max(highest, 4), max(highest, 4) * 1.15)
+    bottom.set_ylabel("ways to beat me", color=TEXT, fontsize=LABEL_SIZE)
+    bottom.set_xlabel("games played in this server", color=TEXT, fontsize=LABEL_SIZE)
+    # the legends above the plots, where they cover no line
     for axes in (top, bottom):
-        for x in trainings:
-            axes.axvline(x, color="#99AAB5", linestyle=":", linewidth=1)
-        axes.grid(alpha=0.3)
-    if trainings:
-        top.plot([], [], color="#99AAB5", linestyle=":", label="a training")
-    bottom.set_yscale("symlog", linthresh=10)  # from hundreds of ways down to none
-    highest = max((max(p.beat_x, p.beat_o) for p in counted), default=0)
-    bottom.set_ylim(-0.8, max(12, highest * 2))
-    bottom.set_ylabel("ways to beat me")
-    bottom.set_xlabel("games played in this server")
-    top.legend(loc="lower right", fontsize=8)
-    bottom.legend(loc="upper right", fontsize=8)
+        axes.legend(
+            loc="lower left",
+            bbox_to_anchor=(0, 1.0),
+            ncols=2,
+            frameon=False,
+            labelcolor=TEXT,
+            fontsize=NOTE_SIZE,
+            borderaxespad=0.1,
+        )
     fig.tight_layout()
     return fig
 

@@ -29,7 +29,9 @@ def test_the_chart_plots_exactly_the_points_and_marks_unbeatable():
     top, bottom = fig.axes
     (lessons, *_) = top.lines
     assert list(lessons.get_xdata()) == [1, 2, 2, 5, 9]
-    assert list(lessons.get_ydata()) == [3, 9, 300, 0, 320]
+    # the lessons the games taught: the training's jump (+291) is shown apart, not plotted
+    assert list(lessons.get_ydata()) == [3, 9, 9, 0, 320]
+    assert any("training +291" in t.get_text() for t in top.texts)
     plotted = {line.get_label(): list(line.get_ydata()) for line in bottom.lines}
     assert plotted["ways to beat me as X (first)"] == [40, 12, 0, 60, 0]
     assert plotted["ways to beat me as O (second)"] == [300, 150, 0, 450, 4]
@@ -38,7 +40,7 @@ def test_the_chart_plots_exactly_the_points_and_marks_unbeatable():
     stars = [line for line in bottom.lines if line.get_marker() == "*"]
     assert sorted(float(s.get_xdata()[0]) for s in stars) == [2, 2, 9]
     width, height = png_size(chart.draw(points, "test"))
-    assert (width, height) == (800, 500)
+    assert (width, height) == (1200, 750)
 
 
 async def stored_curve(db_path, guild_id):
@@ -67,7 +69,7 @@ async def test_stats_attaches_the_curve_whose_points_are_the_games_snapshots(wor
     (attachment,) = result.response.attachments
     assert result.response.embeds[0].image.url.endswith(chart.FILE_NAME)
     png = w.env.backend.cdn.get(attachment.url)
-    assert png_size(png) == (800, 500) and 10_000 < len(png) < 500_000
+    assert png_size(png) == (1200, 750) and 10_000 < len(png) < 500_000
 
 
 def test_points_without_a_count_plot_their_lessons_and_no_ways_to_beat():
@@ -84,6 +86,35 @@ def test_points_without_a_count_plot_their_lessons_and_no_ways_to_beat():
     as_x, as_o = (line for line in bottom.lines if line.get_label().startswith("ways"))
     assert list(as_x.get_xdata()) == [4] and list(as_x.get_ydata()) == [40]
     assert list(as_o.get_ydata()) == [300]
-    assert png_size(chart.draw(points, "test")) == (800, 500)
+    assert png_size(chart.draw(points, "test")) == (1200, 750)
     only_games = chart.figure(points[:2], "test").axes[1]  # nothing counted yet: no crash
     assert all(len(line.get_xdata()) == 0 for line in only_games.lines)
+
+
+def test_the_chart_reads_on_a_phone_with_whole_games_and_plain_counts():
+    """Issue 17: whole-number game ticks, a plain count axis, legends that cover no line,
+    the unbeatable moments called out inside the plot, and text big enough for a phone."""
+    points = [
+        CurvePoint(n, n * 3, max(0, 30 - 4 * n), max(0, 60 - 8 * n), False) for n in range(1, 12)
+    ]
+    fig = chart.figure(points, "How I learned in Home")
+    fig.canvas.draw()
+    top, bottom = fig.axes
+    ticks = [t for t in bottom.get_xticks() if 1 <= t <= 11]
+    assert ticks and all(float(t).is_integer() for t in ticks)  # no game 1.25
+    assert bottom.get_yscale() == "linear" and all(
+        float(t).is_integer() for t in bottom.get_yticks()
+    )
+    stars = {round(float(line.get_xdata()[0])) for line in bottom.lines if line.get_marker() == "*"}
+    assert stars == {8}  # X unbeatable after game 8 (30 - 32 < 0), O after game 8 too
+    labels = [t.get_text() for t in bottom.texts]
+    assert labels == ["unbeatable as X", "unbeatable as O"]
+    box = bottom.get_window_extent()
+    for note in bottom.texts:  # inside the plot, where it can be read
+        extent = note.get_window_extent()
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and extent.y1 <= box.y1
+    for axes in (top, bottom):  # each legend above its plot, over no line
+        assert axes.get_legend().get_window_extent().y0 >= axes.get_window_extent().y1 - 1
+    sizes = [t.get_fontsize() for t in (*bottom.get_xticklabels(), *bottom.texts)]
+    assert min(sizes) >= 11 and fig._suptitle.get_fontsize() >= 15
+    assert chart.DPI * chart.SIZE_INCHES[0] >= 1200  # wide enough to stay sharp when scaled
