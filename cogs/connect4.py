@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .ttt import TicTacToe
+from .ttt import LEVEL_HELP, Level, TicTacToe
 
 BOARDS = {"4x4": "connect4", "5x4": "connect4-5x4"}
 Size = Literal["4x4", "5x4"]
@@ -35,14 +35,16 @@ class ConnectFour(
     @app_commands.describe(
         first="Who moves first: you (the default) or me",
         board="4x4 (the default) or 5x4: a wider board, much longer to master",
+        level=LEVEL_HELP,
     )
     async def play(
         self,
         interaction: discord.Interaction,
         first: Literal["me", "bot"] = "me",
         board: Size = "4x4",
+        level: Level = "learning",
     ) -> None:
-        await self.table.start_game(interaction, first, BOARDS[board])
+        await self.table.start_game(interaction, first, BOARDS[board], level)
 
     @app_commands.command(
         description="Challenge a member (or anyone) to a game I watch and learn from"

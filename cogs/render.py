@@ -30,6 +30,7 @@ from gameflow import (
 from .boards import Look, look_of
 
 TICTACTOE = "tictactoe"
+LEVEL_ORDER = ("learning", "medium", "easy")
 COLOURS = {
     "running": 0x5865F2,
     "bot_won": 0xED4245,
@@ -190,6 +191,8 @@ def board_embed(turn: Turn) -> discord.Embed:
     look = look_of(game.kind)
     if game.vs_bot:
         title = f"{look.mark(game.player_mark)} you vs me {look.mark(game.bot_mark)}"
+        if game.level != "learning":  # an easier bot, said on its board
+            title += f" · {game.level} level"
         status = status_text(game, turn)
     else:
         title = "between members, watched by me"
@@ -320,11 +323,19 @@ def stats_embed(
         f"{member_games_text(stats.between_members, server=True)}",
         inline=False,
     )
+    levels = ""
+    if set(stats.player_levels) - {"learning"}:  # their record at each level they played
+        levels = "\n" + " · ".join(
+            f"{level}: {record_text(record)}"
+            for level, record in sorted(
+                stats.player_levels.items(), key=lambda item: LEVEL_ORDER.index(item[0])
+            )
+        )
     embed.add_field(
         name=(
             f"You ({player.display_name})" if asker_id in (None, player.id) else player.display_name
         ),
-        value=f"{games_text(stats.player)}\n"
+        value=f"{games_text(stats.player)}{levels}\n"
         f"{member_games_text(stats.player_with_members, server=False)}",
         inline=False,
     )

@@ -42,6 +42,8 @@ from .replies import answer, in_time, refuse, show, update
 log = logging.getLogger(__name__)
 
 TICTACTOE = "tictactoe"
+Level = Literal["learning", "medium", "easy"]
+LEVEL_HELP = "learning (the default): all I know; medium: a random move now and then; easy: often"
 
 
 def now() -> float:
@@ -171,7 +173,9 @@ class TicTacToe(
             )
         return not wait
 
-    async def start_game(self, interaction: discord.Interaction, first: str, game: str) -> None:
+    async def start_game(
+        self, interaction: discord.Interaction, first: str, game: str, level: str = "learning"
+    ) -> None:
         if not await self.may_post(interaction):
             return
         turn = await in_time(
@@ -182,6 +186,7 @@ class TicTacToe(
                 interaction.user.id,
                 bot_first=first == "bot",
                 game=game,
+                level=level,
             ),
         )
         if turn is not None:
@@ -315,11 +320,17 @@ class TicTacToe(
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
-    @app_commands.describe(first="Who moves first: you (the default) or me")
+    @app_commands.describe(
+        first="Who moves first: you (the default) or me",
+        level=LEVEL_HELP,
+    )
     async def play(
-        self, interaction: discord.Interaction, first: Literal["me", "bot"] = "me"
+        self,
+        interaction: discord.Interaction,
+        first: Literal["me", "bot"] = "me",
+        level: Level = "learning",
     ) -> None:
-        await self.start_game(interaction, first, TICTACTOE)
+        await self.start_game(interaction, first, TICTACTOE, level)
 
     @app_commands.command(
         description="Challenge a member (or anyone) to a game I watch and learn from"
@@ -468,7 +479,8 @@ class TicTacToe(
             return
         game, next_first = asked
         if game.vs_bot:
-            await self.start_game(interaction, "bot" if next_first else "me", game.kind)
+            first = "bot" if next_first else "me"
+            await self.start_game(interaction, first, game.kind, game.level)
             return
         other = game.opponent_id if interaction.user.id == game.player_id else game.player_id
         if await self.may_post(interaction):

@@ -26,7 +26,7 @@ TABLES: dict[str, str] = {
     "guild_settings": "guild_id, timeout_minutes, play_channels",
     "games": "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id,"
     " started_at, updated_at, ended_at, ended_by, lessons_after, beat_x_after, beat_o_after,"
-    " opponent_id, game",
+    " opponent_id, game, level",
     "facts": "guild_id, game, position, outcome, learned_at, game_id",
     "trainings": "id, guild_id, channel_id, message_id, started_by, opponent, games, played,"
     " learned, status, ended_by, started_at, updated_at, game",
@@ -38,7 +38,7 @@ TABLES: dict[str, str] = {
     " member_decided, member_draws, member_unfinished",
     "player_counts": "guild_id, game, player_id, games, bot_wins, bot_losses, draws, unfinished,"
     " lessons, games_at, wins_at, lessons_at, member_games, member_wins, member_losses,"
-    " member_draws",
+    " member_draws, learning_wins",
 }
 
 

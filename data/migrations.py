@@ -331,6 +331,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP TRIGGER uncount_a_deleted_game",
         "DROP TRIGGER credit_a_lesson",
         "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
+        # how hard the bot plays (learning: all it knows; medium, easy: sometimes at random)
+        "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT 'learning'",
         "ALTER TABLE challenges ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
         "ALTER TABLE trainings ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
         # a board too large to search after every game (Connect Four 5x4) has its ways to
@@ -415,11 +417,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         member_wins   INTEGER NOT NULL DEFAULT 0,
         member_losses INTEGER NOT NULL DEFAULT 0,
         member_draws  INTEGER NOT NULL DEFAULT 0,
+        learning_wins INTEGER NOT NULL DEFAULT 0,  -- wins against the bot at full strength
         PRIMARY KEY (guild_id, game, player_id)
     ) WITHOUT ROWID""",
         "INSERT INTO player_counts_by_game SELECT guild_id, 'tictactoe', player_id, games,"
         " bot_wins, bot_losses, draws, unfinished, lessons, games_at, wins_at, lessons_at,"
-        " member_games, member_wins, member_losses, member_draws FROM player_counts",
+        " member_games, member_wins, member_losses, member_draws, bot_losses"
+        " FROM player_counts",
         "DROP TABLE player_counts",
         "ALTER TABLE player_counts_by_game RENAME TO player_counts",
         """
@@ -436,16 +440,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
             unfinished = unfinished + excluded.unfinished;
         INSERT INTO player_counts (guild_id, game, player_id, games, bot_wins, bot_losses,
-            draws, unfinished, lessons, games_at, wins_at, lessons_at)
+            draws, unfinished, lessons, games_at, wins_at, lessons_at, learning_wins)
         VALUES (
             NEW.guild_id, NEW.game, NEW.player_id, 1, NEW.result IN ('bot_won', 'resigned'),
             NEW.result = 'player_won', NEW.result = 'draw', NEW.result = 'abandoned', 0,
-            NEW.ended_at, CASE WHEN NEW.result = 'player_won' THEN NEW.ended_at ELSE 0 END, 0)
+            NEW.ended_at,
+            CASE WHEN NEW.result = 'player_won' AND NEW.level = 'learning'
+                 THEN NEW.ended_at ELSE 0 END, 0,
+            NEW.result = 'player_won' AND NEW.level = 'learning')
         ON CONFLICT (guild_id, game, player_id) DO UPDATE SET
             games = games + 1, bot_wins = bot_wins + excluded.bot_wins,
             bot_losses = bot_losses + excluded.bot_losses, draws = draws + excluded.draws,
             unfinished = unfinished + excluded.unfinished, games_at = excluded.games_at,
-            wins_at = CASE WHEN excluded.bot_losses THEN excluded.wins_at ELSE wins_at END;
+            learning_wins = learning_wins + excluded.learning_wins,
+            wins_at = CASE WHEN excluded.learning_wins THEN excluded.wins_at ELSE wins_at END;
         INSERT INTO curve (guild_id, game, games, lessons, beat_x, beat_o)
         SELECT NEW.guild_id, NEW.game, games + member_games, NEW.lessons_after,
                NEW.beat_x_after, NEW.beat_o_after
@@ -503,6 +511,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         UPDATE player_counts SET
             games = games - 1, bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned')),
             bot_losses = bot_losses - (OLD.result = 'player_won'),
+            learning_wins = learning_wins - (OLD.result = 'player_won' AND OLD.level = 'learning'),
             draws = draws - (OLD.result = 'draw'),
             unfinished = unfinished - (OLD.result = 'abandoned')
         WHERE guild_id = OLD.guild_id AND game = OLD.game AND player_id = OLD.player_id;

@@ -293,6 +293,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 "player_counts",
             )
         ),
+        "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT 'learning'",
+        "ALTER TABLE player_counts ADD COLUMN learning_wins INTEGER NOT NULL DEFAULT 0",
+        "UPDATE player_counts SET learning_wins = bot_losses",
         "DROP INDEX curve_by_guild",
         "CREATE INDEX curve_by_guild ON curve (guild_id, game, id)",
         "ALTER TABLE curve ALTER COLUMN beat_x DROP NOT NULL, ALTER COLUMN beat_o DROP NOT NULL",
@@ -321,12 +324,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 draws = server_counts.draws + EXCLUDED.draws,
                 unfinished = server_counts.unfinished + EXCLUDED.unfinished;
             INSERT INTO player_counts (guild_id, game, player_id, games, bot_wins, bot_losses,
-                draws, unfinished, lessons, games_at, wins_at, lessons_at)
+                draws, unfinished, lessons, games_at, wins_at, lessons_at, learning_wins)
             VALUES (NEW.guild_id, NEW.game, NEW.player_id, 1,
                     (NEW.result IN ('bot_won', 'resigned'))::int,
                     (NEW.result = 'player_won')::int, (NEW.result = 'draw')::int,
                     (NEW.result = 'abandoned')::int, 0, NEW.ended_at,
-                    CASE WHEN NEW.result = 'player_won' THEN NEW.ended_at ELSE 0 END, 0)
+                    CASE WHEN NEW.result = 'player_won' AND NEW.level = 'learning'
+                         THEN NEW.ended_at ELSE 0 END, 0,
+                    (NEW.result = 'player_won' AND NEW.level = 'learning')::int)
             ON CONFLICT (guild_id, game, player_id) DO UPDATE SET
                 games = player_counts.games + 1,
                 bot_wins = player_counts.bot_wins + EXCLUDED.bot_wins,
@@ -334,7 +339,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 draws = player_counts.draws + EXCLUDED.draws,
                 unfinished = player_counts.unfinished + EXCLUDED.unfinished,
                 games_at = EXCLUDED.games_at,
-                wins_at = CASE WHEN EXCLUDED.bot_losses > 0 THEN EXCLUDED.wins_at
+                learning_wins = player_counts.learning_wins + EXCLUDED.learning_wins,
+                wins_at = CASE WHEN EXCLUDED.learning_wins > 0 THEN EXCLUDED.wins_at
                                ELSE player_counts.wins_at END;
         ELSE
             winner := CASE NEW.result
@@ -391,6 +397,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             games = games - 1,
             bot_wins = bot_wins - (OLD.result IN ('bot_won', 'resigned'))::int,
             bot_losses = bot_losses - (OLD.result = 'player_won')::int,
+            learning_wins = learning_wins
+                - (OLD.result = 'player_won' AND OLD.level = 'learning')::int,
             draws = draws - (OLD.result = 'draw')::int,
             unfinished = unfinished - (OLD.result = 'abandoned')::int
         WHERE guild_id = OLD.guild_id AND game = OLD.game AND player_id = OLD.player_id;

@@ -25,6 +25,10 @@ RUNNING = "running"
 # Each server has a memory, counters, a curve, games, invitations and trainings per game;
 # rows from before there were games are tic-tac-toe's.
 TICTACTOE = "tictactoe"
+# How hard the bot plays a game: "learning", all it knows; "medium" and "easy", some moves
+# at random (gameflow chooses how many). Rows from before levels are "learning".
+LEARNING = "learning"
+LEVELS = (LEARNING, "medium", "easy")
 # How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
 # between members (the player's opponent won); a resignation in a game between members
 # names who resigned in ended_by.
@@ -54,6 +58,7 @@ class GameRecord:
     ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
     opponent_id: int | None = None  # a member who plays bot_mark; None: the bot
     game: str = TICTACTOE  # which game (engine.GAMES names them)
+    level: str = LEARNING  # how hard the bot played (see LEVELS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +181,7 @@ class Standing:
 # what each leaderboard ranks by, and when that figure last grew (earlier ranks first)
 LEADERBOARD_ORDERS = {
     "lessons": ("lessons", "lessons_at"),
-    "wins": ("bot_losses", "wins_at"),
+    "wins": ("learning_wins", "wins_at"),  # against the bot at full strength only
     "games": ("games + member_games", "games_at"),
 }
 
@@ -236,7 +241,7 @@ class MemberRecord:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id, "
-    "started_at, updated_at, ended_by, opponent_id, game"
+    "started_at, updated_at, ended_by, opponent_id, game, level"
 )
 
 
@@ -255,6 +260,7 @@ def _game(row: Sequence) -> GameRecord:
         row[10],
         row[11],
         row[12],
+        row[13],
     )
 
 
@@ -426,16 +432,17 @@ class Store:
         now: float,
         opponent_id: int | None = None,
         game: str = TICTACTOE,
+        level: str = LEARNING,
     ) -> GameRecord:
-        """Start a game of ``game`` against the bot, or (with ``opponent_id``) between
-        members."""
+        """Start a game of ``game`` against the bot (at ``level``), or (with
+        ``opponent_id``) between members."""
         try:
             await self._write(
                 [
                     (
                         "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
-                        " result, started_at, updated_at, opponent_id, game)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " result, started_at, updated_at, opponent_id, game, level)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             guild_id,
                             channel_id,
@@ -447,6 +454,7 @@ class Store:
                             now,
                             opponent_id,
                             game,
+                            level,
                         ),
                     )
                 ]
@@ -582,6 +590,21 @@ class Store:
             )
         return Record(*rows[0]) if rows else Record()
 
+    async def level_records(
+        self, guild_id: int, player_id: int, *, game: str = TICTACTOE
+    ) -> dict[str, Record]:
+        """A player's finished games against the bot by level (levels they played)."""
+        rows = await self._fetch(
+            "SELECT level, COUNT(*), SUM(CASE WHEN result IN ('bot_won', 'resigned')"
+            " THEN 1 ELSE 0 END), SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN result = 'abandoned' THEN 1 ELSE 0 END) FROM games"
+            " WHERE guild_id = ? AND game = ? AND player_id = ? AND opponent_id IS NULL"
+            " AND result != ? GROUP BY level",
+            (guild_id, game, player_id, RUNNING),
+        )
+        return {level: Record(*(int(n) for n in counts)) for level, *counts in rows}
+
     async def member_record(
         self, guild_id: int, player_id: int | None = None, *, game: str = TICTACTOE
     ) -> MemberRecord:
@@ -615,7 +638,7 @@ class Store:
         any."""
         figure, reached = LEADERBOARD_ORDERS[by]
         ranked = (
-            "SELECT player_id, lessons, bot_losses, games + member_games, RANK() OVER (ORDER BY"
+            "SELECT player_id, lessons, learning_wins, games + member_games, RANK() OVER (ORDER BY"
             f" {figure} DESC, {reached}, player_id) AS place FROM player_counts"
             f" WHERE guild_id = ? AND game = ? AND {figure} > 0"
         )

@@ -26,6 +26,7 @@ class Game:
     ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
     opponent_id: int | None = None  # a member; None: the bot is the opponent
     kind: str = "tictactoe"  # which game: a name of engine.GAMES
+    level: str = "learning"  # how hard the bot plays it (gameflow.service.LEVELS)
 
     @property
     def rules(self) -> engine.Game:
@@ -98,6 +99,7 @@ class Game:
             record.ended_by,
             record.opponent_id,
             record.game,
+            record.level,
         )
 
 

@@ -8,10 +8,11 @@ for the person, and change nothing.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import engine
 from data import (
@@ -44,6 +45,11 @@ class _StaleMemory(Exception):
     """The cached memory of a server is older than the store's (another process)."""
 
 
+# How often the bot plays a random legal move instead of its choice, by level: at medium
+# and easy a server whose bot is unbeatable can still win now and then. It learns from
+# every finished game all the same: what it proves is true whatever chose the moves.
+LEVELS = {"learning": 0.0, "medium": 0.2, "easy": 0.5}
+
 # games played to the end: learned from (not a resignation or an abandoned game)
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
@@ -68,6 +74,7 @@ class Stats:
     beatable_as_o: engine.Vulnerability
     between_members: MemberRecord  # the server's games between members
     player_with_members: MemberRecord  # the player's own
+    player_levels: dict[str, Record] = field(default_factory=dict)  # by level played
 
 
 class GameService:
@@ -90,6 +97,7 @@ class GameService:
         self.brain = Brain(store, self.memories, clock)
         self.trainer = Trainer(store, self.memories, clock, shards=shards)
         self.challenges = Challenges(self)
+        self.dice = random.Random()  # the levels' random moves
 
     @property
     def timeout_seconds(self) -> float:
@@ -208,9 +216,12 @@ class GameService:
         *,
         bot_first: bool,
         game: str = TICTACTOE,
+        level: str = "learning",
     ) -> Turn:
-        """Start a game of ``game`` against the bot (one game per channel, whatever the
-        game)."""
+        """Start a game of ``game`` against the bot, at ``level`` (one game per channel,
+        whatever the game)."""
+        if level not in LEVELS:
+            raise GameError(f"The level is one of {', '.join(LEVELS)}, not {level!r}.")
         if channel_id in self._games and (running := await self._still_running(channel_id)):
             raise GameError(self.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
@@ -218,7 +229,7 @@ class GameService:
         with self._one_request(channel_id):
             memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
-            moves = (engine.choose_move(memory, Board(game=game)),) if bot_first else ()
+            moves = (self._bot_move(memory, Board(game=game), level),) if bot_first else ()
             try:
                 async with self._storing(channel_id):
                     record = await self.store.start_game(
@@ -229,6 +240,7 @@ class GameService:
                         moves,
                         now=self.clock(),
                         game=game,
+                        level=level,
                     )
             except ChannelBusyError as busy:  # another process or an old row got there first
                 self._games[channel_id] = Game.from_record(busy.game)
@@ -307,7 +319,7 @@ class GameService:
             bot_cell = None
             memory = await self.memory(game.guild_id, game.kind)
             if game.vs_bot and not board.is_game_over():
-                bot_cell = engine.choose_move(memory, board)
+                bot_cell = self._bot_move(memory, board, game.level)
                 board.push(bot_cell)
             if not board.is_game_over():
                 moves, now = board.moves, self.clock()
@@ -453,9 +465,16 @@ class GameService:
             engine.Vulnerability(Mark.O, figures.ways_to_beat_as_o),
             await self.store.member_record(guild_id, game=game),
             await self.store.member_record(guild_id, player_id, game=game),
+            await self.store.level_records(guild_id, player_id, game=game),
         )
 
     # --- internals ----------------------------------------------------------------
+    def _bot_move(self, memory: Memory, board: Board, level: str) -> int:
+        """The bot's move: its choice, or at an easier level now and then a random one."""
+        if self.dice.random() < LEVELS[level]:
+            return self.dice.choice(board.legal_moves)
+        return engine.choose_move(memory, board)
+
     def _figures(
         self, guild_id: int, memory: Memory, lessons: tuple[Lesson, ...] = ()
     ) -> BrainFigures:

@@ -204,3 +204,47 @@ async def test_a_rematch_between_members_invites_the_same_member_the_sides_swapp
     assert rematch.content == w.alice.mention  # the same member, pinged
     assert "Connect Four 4×4 challenge" in rematch.embeds[0].title
     assert f"<@{w.bob.id}> moves first" in rematch.embeds[0].description  # swapped
+
+
+@pytest.mark.parametrize("command", ["ttt play", "connect4 play"])
+async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
+    world, db_path, simcord_bot, command
+):
+    """Issue 17: at medium and easy the bot sometimes plays at random; it still learns
+    from every finished game (every lesson true), the board shows the level, the player's
+    stats show their record per level, and the wins leaderboard counts only wins against
+    the bot at full strength."""
+    import random
+    import sqlite3
+
+    from tests.engine.connect4_oracle import solver
+    from tests.engine.oracle import true_outcome
+
+    w = world
+    simcord_bot.service.dice = random.Random(5)
+    game = "tictactoe" if command == "ttt play" else "connect4"
+    move = "ttt move" if game == "tictactoe" else "connect4 move"
+    option = "cell" if game == "tictactoe" else "column"
+    wins = 0
+    for _ in range(6):
+        started = await w.alice.slash(w.channel, command, level="easy")
+        assert "easy level" in started.response.message.embeds[0].title
+        while (running := simcord_bot.service.running_game(w.channel.id)) is not None:
+            pick = running.board.legal_moves[0] + 1
+            result = await w.alice.slash(w.channel, move, **{option: pick})
+        wins += "wins!" in result.response.message.embeds[0].description
+    with sqlite3.connect(db_path) as db:
+        facts = db.execute("SELECT position, outcome FROM facts WHERE game = ?", (game,)).fetchall()
+        levels = {row[0] for row in db.execute("SELECT level FROM games")}
+    judge = true_outcome if game == "tictactoe" else solver(4, 4).true_outcome
+    assert facts and all(judge(p) == o for p, o in facts)  # learned, and true
+    assert levels == {"easy"}
+    await w.env.advance_time(61)  # six games are six public posts: the minute's allowance
+    stats = await w.alice.slash(w.channel, command.replace("play", "stats"))
+    mine = next(f.value for f in stats.response.embeds[0].fields if f.name.startswith("You"))
+    assert "easy: I won" in mine and "**6 games**" in mine
+    assert wins > 0
+    by = {"by": "wins"} | ({} if game == "tictactoe" else {"board": "4x4"})
+    leaderboard = command.replace("play", "leaderboard")
+    ranked = await w.alice.slash(w.channel, leaderboard, **by)
+    assert "Nobody yet" in ranked.response.embeds[0].description  # easy wins do not rank

@@ -378,10 +378,16 @@ class BotUnderAttack(RuleBasedStateMachine):
         member, channel = self.actor((s, where[1]), who)
         if channel.id == invitation.channel_id:
             return
+        buttons = {
+            b["label"]: b["custom_id"]
+            for row in posted.components
+            for b in row.get("components", [])
+        }
+        if label not in buttons:  # an open invitation has no Decline
+            return
         forged = copy.deepcopy(posted)
         forged.channel_id = channel.id
-        answer = "accept" if label == "Accept" else "decline"
-        data = {"custom_id": f"ttt-challenge:{invitation.id}:{answer}", "component_type": 2}
+        data = {"custom_id": buttons[label], "component_type": 2}
         result = self.act(
             (s, where[1]), simcord_actors._component_interaction(member, forged, data)
         )

@@ -515,3 +515,18 @@ async def test_a_process_of_thousands_of_shards_picks_up_its_own_servers(store):
     mine = Shards(count, (*range(0, 2), *range(4, 60_000)))
     owned = [g.guild_id >> 22 for g in await store.running_games(mine)]
     assert owned == [0, 1, 4, 5]
+
+
+async def test_the_wins_leaderboard_counts_only_wins_at_full_strength(tmp_path, store):
+    """Issue 17: wins against an easier bot (medium, easy) count in the player's record,
+    not on the wins leaderboard; each level's record is kept apart."""
+    for n, level in enumerate(("learning", "easy", "easy", "medium")):
+        game = await store.start_game(1, 10 + n, 3, "O", [], now=1.0 + n, level=level)
+        assert game.level == level
+        await store.finish_game(game.id, 1, [], [0, 4, 1, 5, 2], "player_won", now=2.0 + n)
+    (standing,), _ = await store.leaderboard(1, "wins")
+    assert (standing.player_id, standing.wins) == (3, 1)
+    assert (await store.record(1, 3)).bot_losses == 4  # all four in the record
+    levels = await store.level_records(1, 3)
+    assert {k: v.bot_losses for k, v in levels.items()} == {"learning": 1, "easy": 2, "medium": 1}
+    assert_recount(store, tmp_path)
