@@ -172,47 +172,41 @@ def test_the_teacher_makes_4x4_unbeatable_and_analyse_agrees_with_the_solver():
     # 4×4 is a draw: against every opponent line, the bot never makes a losing move
     # (by the solver) and never loses
     for role in (Mark.X, Mark.O):
-        stack = [Board(game="connect4")]
-        while stack:
-            board = stack.pop()
-            if board.is_game_over():
+        for board, finished in games_against(memory, role):
+            if finished:
                 assert board.winner is not role.other, board.moves
-                continue
-            if board.turn is role:
-                move = engine.choose_move(memory, board)
-                board.push(move)
-                assert judge.true_outcome(board.position) != "loss", board.moves
-                stack.append(board)
             else:
-                for move in board.legal_moves:
-                    child = board.copy()
-                    child.push(move)
-                    stack.append(child)
+                assert judge.true_outcome(board.position) != "loss", board.moves
 
 
 @pytest.mark.parametrize("role", [Mark.X, Mark.O])
 def test_analyse_counts_the_lines_that_beat_the_bot_as_brute_force_does(role):
     memory = Memory(game="connect4")
     engine.train(memory, 300, seed=8)
-    lines = _brute_force_losing_lines(memory, role)
+    lines = sum(
+        board.winner is role.other for board, finished in games_against(memory, role) if finished
+    )
     assert engine.analyse(memory, role).losing_lines == lines > 0
 
 
-def _brute_force_losing_lines(memory: Memory, role: Mark) -> int:
-    count, stack = 0, [Board(game=memory.game)]
+def games_against(memory: Memory, role: Mark):
+    """Every line of play against the bot playing ``role`` from ``memory``, by brute force
+    with ``engine.choose_move``: yields ``(board, False)`` right after each of the bot's
+    moves, and ``(board, True)`` for each finished game."""
+    stack = [Board(game=memory.game)]
     while stack:
         board = stack.pop()
         if board.is_game_over():
-            count += board.winner is role.other
+            yield board, True
         elif board.turn is role:
             board.push(engine.choose_move(memory, board))
+            yield board, False
             stack.append(board)
         else:
             for move in board.legal_moves:
                 child = board.copy()
                 child.push(move)
                 stack.append(child)
-    return count
 
 
 # --- moving a memory ----------------------------------------------------------------------
