@@ -12,6 +12,7 @@ import discord
 from engine import LOSS, WIN, Lesson, Mark
 from gameflow import (
     COMMANDS,
+    LEVELS,
     PLAYED_OUT,
     BrainFigures,
     BrainView,
@@ -30,7 +31,6 @@ from gameflow import (
 from .boards import Look, look_of
 
 TICTACTOE = "tictactoe"
-LEVEL_ORDER = ("learning", "medium", "easy")
 COLOURS = {
     "running": 0x5865F2,
     "bot_won": 0xED4245,
@@ -328,7 +328,7 @@ def stats_embed(
         levels = "\n" + " · ".join(
             f"{level}: {record_text(record)}"
             for level, record in sorted(
-                stats.player_levels.items(), key=lambda item: LEVEL_ORDER.index(item[0])
+                stats.player_levels.items(), key=lambda item: list(LEVELS).index(item[0])
             )
         )
     embed.add_field(

@@ -25,10 +25,9 @@ RUNNING = "running"
 # Each server has a memory, counters, a curve, games, invitations and trainings per game;
 # rows from before there were games are tic-tac-toe's.
 TICTACTOE = "tictactoe"
-# How hard the bot plays a game: "learning", all it knows; "medium" and "easy", some moves
-# at random (gameflow chooses how many). Rows from before levels are "learning".
+# How hard the bot plays a game: "learning", all it knows, or an easier level with some
+# moves at random (gameflow.service.LEVELS). Rows from before levels are "learning".
 LEARNING = "learning"
-LEVELS = (LEARNING, "medium", "easy")
 # How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
 # between members (the player's opponent won); a resignation in a game between members
 # names who resigned in ended_by.
@@ -58,7 +57,7 @@ class GameRecord:
     ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
     opponent_id: int | None = None  # a member who plays bot_mark; None: the bot
     game: str = TICTACTOE  # which game (engine.GAMES names them)
-    level: str = LEARNING  # how hard the bot played (see LEVELS)
+    level: str = LEARNING  # how hard the bot played (gameflow.service.LEVELS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, pars
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
 from .errors import GameError
 from .game import COMMANDS, Game, Turn
-from .service import PLAYED_OUT, GameService, Stats, cell_list
+from .service import LEVELS, PLAYED_OUT, GameService, Stats, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 
@@ -14,6 +14,7 @@ __all__ = [
     "CHALLENGE_SECONDS",
     "COMMANDS",
     "FIRST_CHOICES",
+    "LEVELS",
     "PLAYED_OUT",
     "Brain",
     "BrainChange",
