@@ -168,6 +168,20 @@ class Admin(
             subject=game,
         )
 
+    @app_commands.command(
+        name="delete-server-data", description="Delete everything I keep about this server"
+    )
+    async def delete_server_data(self, interaction: discord.Interaction) -> None:
+        if not await manager(interaction):
+            return
+        await self.questions.ask(
+            interaction,
+            "erase",
+            "Delete everything I keep about this server: every game's lessons, all games "
+            "(running ones too), everyone's records, the learning curves, the settings, "
+            "invitations and trainings? I will start again as if new. This cannot be undone.",
+        )
+
     @app_commands.command(description="Download this server's memory as a file, privately")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.choices(game=GAME_CHOICES)
@@ -396,6 +410,13 @@ class Admin(
             return
         if button.kind == "reset":
             await self._reset(interaction, button.subject or TICTACTOE)
+        elif button.kind == "erase":
+            erased = await in_time(interaction, self.service.erase_server(interaction.guild_id))
+            if erased is not None:
+                await self._done(
+                    interaction,
+                    "🗑️ Deleted everything I kept about this server. I start again as if new.",
+                )
         elif plan is None:
             await update(
                 interaction,

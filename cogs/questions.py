@@ -51,6 +51,12 @@ QUESTIONS = {
         "Cancelled: nothing was imported.",
         "No answer in time: nothing was imported.",
     ),
+    "erase": Question(
+        "Admin",
+        "Delete everything",
+        "Cancelled: nothing was deleted.",
+        "No answer in time: nothing was deleted.",
+    ),
     "forget": Question(
         "TicTacToe",
         "Delete my games",
@@ -63,7 +69,7 @@ QUESTIONS = {
 
 class AnswerButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ttt-(?P<kind>reset|import|forget):(?P<answer>yes|no):(?P<asker>[0-9]+)"
+    template=r"ttt-(?P<kind>reset|import|erase|forget):(?P<answer>yes|no):(?P<asker>[0-9]+)"
     r":(?P<until>[0-9]+):(?P<q>[0-9]+)(?::(?P<subject>[a-z0-9-]+))?",
 ):
     """``subject``: what the question is about, when its kind alone does not say (the

@@ -394,9 +394,23 @@ class TicTacToe(
         await interaction.response.send_message(embed=help_embed(admin=admin), ephemeral=True)
 
     @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its data is deleted in 30 days, unless the bot is added
+        back (the sweep does it)."""
+        try:
+            await self.service.left_server(guild.id)
+        except Exception:  # it stays; the README says how to delete it by hand
+            log.exception("could not note that the bot left server %s", guild.id)
+
+    @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Say hello once, where the bot may post: the server's system channel, or else the
-        first text channel it can write in."""
+        first text channel it can write in. Back in a server it left, nothing of it is to
+        be deleted."""
+        try:
+            await self.service.joined_server(guild.id)
+        except Exception:  # the sweep checks again before it deletes anything
+            log.exception("could not note that the bot joined server %s", guild.id)
         me = guild.me
         places = [guild.system_channel, *guild.text_channels]
         place = next(
@@ -498,6 +512,7 @@ class TicTacToe(
         """End games left without a move for their server's timeout, and tell the channels;
         show any invitation whose timer was lost as expired."""
         await self.challenges.expire()
+        await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
         for turn in await self.service.expire_idle():
             idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id))
             await self.retire(

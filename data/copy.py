@@ -34,6 +34,7 @@ TABLES: dict[str, str] = {
     "challenges": "id, guild_id, channel_id, challenger_id, opponent_id, first, message_id,"
     " expires_at, game",
     "memory_versions": "guild_id, game, version",
+    "departures": "guild_id, left_at",
     "server_counts": "guild_id, game, games, bot_wins, bot_losses, draws, unfinished, member_games,"
     " member_decided, member_draws, member_unfinished",
     "player_counts": "guild_id, game, player_id, games, bot_wins, bot_losses, draws, unfinished,"

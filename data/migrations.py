@@ -330,6 +330,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP TRIGGER count_a_game_between_members",
         "DROP TRIGGER uncount_a_deleted_game",
         "DROP TRIGGER credit_a_lesson",
+        # A server's data goes 30 days after the bot leaves it (unless it comes back), or
+        # at once when its managers ask: while a server is erased, its finished games
+        # between members may go too.
+        "CREATE TABLE departures (guild_id INTEGER PRIMARY KEY, left_at REAL NOT NULL)",
+        "CREATE TABLE erasing (guild_id INTEGER PRIMARY KEY)",
+        "DROP TRIGGER refuse_to_delete_a_game_between_members",
+        """
+    CREATE TRIGGER refuse_to_delete_a_game_between_members BEFORE DELETE ON games
+    WHEN OLD.result != 'running' AND OLD.opponent_id IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM erasing WHERE guild_id = OLD.guild_id)
+    BEGIN
+        SELECT RAISE(ABORT, 'a finished game between members is never deleted');
+    END""",
         "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'tictactoe'",
         # how hard the bot plays (learning: all it knows; medium, easy: sometimes at random)
         "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT 'learning'",

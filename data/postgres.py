@@ -293,6 +293,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 "player_counts",
             )
         ),
+        "CREATE TABLE departures (guild_id BIGINT PRIMARY KEY, left_at DOUBLE PRECISION NOT NULL)",
+        "CREATE TABLE erasing (guild_id BIGINT PRIMARY KEY)",
         "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT 'learning'",
         "ALTER TABLE player_counts ADD COLUMN learning_wins INTEGER NOT NULL DEFAULT 0",
         "UPDATE player_counts SET learning_wins = bot_losses",
@@ -384,6 +386,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     CREATE OR REPLACE FUNCTION uncount_a_deleted_game() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         IF OLD.opponent_id IS NOT NULL THEN
+            IF EXISTS (SELECT 1 FROM erasing WHERE guild_id = OLD.guild_id) THEN
+                RETURN NULL;  -- the whole server goes: nothing left to count
+            END IF;
             RAISE EXCEPTION 'a finished game between members is never deleted';
         END IF;
         UPDATE server_counts SET

@@ -267,6 +267,22 @@ def _moves_text(moves: Iterable[int]) -> str:
     return "".join(str(c) for c in moves)
 
 
+# every table that holds a server's data, in an order that keeps its triggers quiet (games
+# after lessons: their credit trigger is on lessons; counters after the games they count)
+SERVER_TABLES = (
+    "facts",
+    "games",
+    "server_counts",
+    "player_counts",
+    "curve",
+    "memory_versions",
+    "guild_settings",
+    "challenges",
+    "trainings",
+    "departures",
+)
+
+
 def _add_facts(
     guild_id: int,
     game: str,
@@ -723,6 +739,44 @@ class Store:
             ]
         )
         return forgotten
+
+    # --- a server's data, after the bot leaves ------------------------------------
+    async def left_server(self, guild_id: int, *, now: float) -> None:
+        """The bot was removed from a server: its data goes in 30 days, unless it returns."""
+        await self._write(
+            [
+                (
+                    "INSERT INTO departures (guild_id, left_at) VALUES (?, ?)"
+                    " ON CONFLICT (guild_id) DO UPDATE SET left_at = excluded.left_at",
+                    (guild_id, now),
+                )
+            ]
+        )
+
+    async def joined_server(self, guild_id: int) -> None:
+        """The bot is in the server (again): nothing of it is to be deleted."""
+        await self._write([("DELETE FROM departures WHERE guild_id = ?", (guild_id,))])
+
+    async def departed_before(self, cutoff: float, shards: Shards | None = None) -> list[int]:
+        owned, params = _owned(shards)
+        rows = await self._fetch(
+            f"SELECT guild_id FROM departures WHERE left_at <= ?{owned} ORDER BY guild_id",
+            (cutoff, *params),
+        )
+        return [guild_id for (guild_id,) in rows]
+
+    async def erase_server(self, guild_id: int) -> None:
+        """Delete everything about a server, in one transaction: lessons, games (between
+        members too), counters, the curve, memory versions, settings, invitations and
+        trainings."""
+        where = (guild_id,)
+        await self._write(
+            [
+                ("INSERT INTO erasing (guild_id) VALUES (?) ON CONFLICT DO NOTHING", where),
+                *((f"DELETE FROM {table} WHERE guild_id = ?", where) for table in SERVER_TABLES),
+                ("DELETE FROM erasing WHERE guild_id = ?", where),
+            ]
+        )
 
     # --- challenges ---------------------------------------------------------------
     async def open_challenge(

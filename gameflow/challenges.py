@@ -155,6 +155,11 @@ class Challenges:
         self._waiting[channel_id] = challenge
         return challenge
 
+    def forget_server(self, guild_id: int) -> None:
+        """Drop a server's invitations (its data was deleted)."""
+        for channel_id in [c for c, w in self._waiting.items() if w.guild_id == guild_id]:
+            del self._waiting[channel_id]
+
     async def withdraw_unshown(self, challenge: ChallengeRecord) -> None:
         """Take back an invitation whose message could not be posted: nobody could see or
         answer it, and it would hold its channel until it expired."""

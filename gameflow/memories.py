@@ -94,6 +94,14 @@ class ServerMemories:
                 memory = await self._loaded(key)
         return memory
 
+    def forget_server(self, guild_id: int) -> None:
+        """Drop every memory of a server whose data was deleted."""
+        for key in [k for k in (*self._memories, *self._tables) if k[0] == guild_id]:
+            self._forget(key)
+        for cache in (self._analyses, self._recent):
+            for key in [k for k in cache if k[0] == guild_id]:
+                del cache[key]
+
     def version(self, guild_id: int, game: str = TICTACTOE) -> int:
         """The store's version of the cached memory (0 if the server has never been reset
         or imported into)."""

@@ -50,6 +50,10 @@ class _StaleMemory(Exception):
 # every finished game all the same: what it proves is true whatever chose the moves.
 LEVELS = {"learning": 0.0, "medium": 0.2, "easy": 0.5}
 
+# A server's data is deleted this long after the bot is removed from it, unless it is added
+# back meanwhile (a public bot keeps no data it no longer needs).
+KEEP_AFTER_LEAVING_SECONDS = 30 * 24 * 3600
+
 # games played to the end: learned from (not a resignation or an abandoned game)
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
@@ -376,6 +380,46 @@ class GameService:
             if game is None:
                 raise GameError(f"That game in <#{channel_id}> has just ended by itself.")
             return await self._finish(game, game.moves, "abandoned", ended_by=moderator_id)
+
+    # --- a server's data ---------------------------------------------------------------
+    async def left_server(self, guild_id: int) -> None:
+        """The bot was removed from a server: its data goes in 30 days, unless it returns."""
+        await self.store.left_server(guild_id, now=self.clock())
+
+    async def joined_server(self, guild_id: int) -> None:
+        await self.store.joined_server(guild_id)
+
+    async def erase_server(self, guild_id: int) -> int:
+        """Delete everything about a server now (a training of it stops; nothing is kept).
+        Returns the server's ID, once done."""
+        run = self.trainer.running(guild_id)
+        if run is not None:
+            run.stop()
+        with busy_means_unchanged():
+            await self.store.erase_server(guild_id)
+        for channel_id in [c for c, g in self._games.items() if g.guild_id == guild_id]:
+            del self._games[channel_id]
+        self.challenges.forget_server(guild_id)
+        self.memories.forget_server(guild_id)
+        self.settings.forget(guild_id)
+        return guild_id
+
+    async def erase_departed(self, still_in: Callable[[int], bool] = lambda _: False) -> list[int]:
+        """Delete the data of the servers (of this process's shards) the bot left more than
+        30 days ago and did not come back to; return them. ``still_in``: whether the bot is
+        in a server now (added back while it was not running to hear it)."""
+        cutoff = self.clock() - KEEP_AFTER_LEAVING_SECONDS
+        erased = []
+        for guild_id in await self.store.departed_before(cutoff, self.shards):
+            if still_in(guild_id):
+                await self.store.joined_server(guild_id)
+                continue
+            try:
+                await self.erase_server(guild_id)
+            except GameError:  # the database is busy: the next sweep
+                continue
+            erased.append(guild_id)
+        return erased
 
     async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         """Delete a player's games against the bot and records in this server, and take

@@ -30,6 +30,10 @@ class ServerSettings:
     async def load(self) -> None:
         self._by_guild = await self.store.guild_settings()
 
+    def forget(self, guild_id: int) -> None:
+        """The server's data was deleted: its settings are the defaults again."""
+        self._by_guild.pop(guild_id, None)
+
     def of(self, guild_id: int) -> GuildSettings:
         return self._by_guild.get(guild_id, GuildSettings())
 

@@ -90,3 +90,38 @@ async def test_an_unanswered_question_expires_and_forgets_nothing(world):
     await w.env.advance_time(61)
     assert question.response.content == "No answer in time: I forgot nothing."
     assert await lessons(w, w.alice) == learned
+
+
+async def test_delete_server_data_asks_then_deletes_everything_about_the_server(
+    world, db_path, simcord_bot
+):
+    """Issue 18: ``/ttt-admin delete-server-data`` deletes everything about this server
+    now, after a confirmation; members may not; and removal from a server starts its 30
+    days (then the sweep deletes it)."""
+    import sqlite3
+
+    from data.store import SERVER_TABLES
+
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    await w.alice.slash(w.channel, "ttt play")  # a running game too
+    assert "ttt-admin delete-server-data" not in w.alice.available_commands(w.channel)
+    question = await w.admin.slash(w.channel, "ttt-admin delete-server-data")
+    assert question.ephemeral and "cannot be undone" in question.response.content
+    cancelled = await w.admin.click(question.response.message, label="Cancel")
+    assert "nothing was deleted" in cancelled.response.content
+    assert await lessons(w, w.alice) > 0
+    question = await w.admin.slash(w.channel, "ttt-admin delete-server-data")
+    done = await w.admin.click(question.response.message, label="Delete everything")
+    assert "Deleted everything" in done.response.content
+    with sqlite3.connect(db_path) as db:
+        for table in SERVER_TABLES:
+            count = db.execute(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", (w.guild.id,))
+            assert count.fetchone()[0] == 0, table
+    assert simcord_bot.service.running_game(w.channel.id) is None
+    played = await w.alice.slash(w.channel, "ttt play")  # it starts again as if new
+    assert not played.ephemeral
+    cog = simcord_bot.get_cog("TicTacToe")
+    await cog.on_guild_remove(simcord_bot.get_guild(w.guild.id))
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT guild_id FROM departures").fetchall() == [(w.guild.id,)]

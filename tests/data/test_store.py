@@ -530,3 +530,33 @@ async def test_the_wins_leaderboard_counts_only_wins_at_full_strength(tmp_path, 
     levels = await store.level_records(1, 3)
     assert {k: v.bot_losses for k, v in levels.items()} == {"learning": 1, "easy": 2, "medium": 1}
     assert_recount(store, tmp_path)
+
+
+async def test_a_servers_data_can_be_erased_whole_and_departures_are_kept_until_then(
+    tmp_path, store
+):
+    """Issue 18: everything about a server goes (finished games between members too); other
+    servers keep theirs; a server the bot left is listed once its 30 days are past."""
+    from data.store import SERVER_TABLES
+
+    for guild in (1, 2):  # each: a game against the bot, a member game, lessons, settings
+        game = await store.start_game(guild, 10 * guild, 3, "O", [], now=1.0)
+        await store.finish_game(
+            game.id, guild, [], [0, 4, 1, 5, 2], "player_won", [("XXX.OO...", "win")], now=2.0
+        )
+        member = await store.start_game(guild, 10 * guild + 1, 3, "O", [], now=1.0, opponent_id=4)
+        await store.finish_game(member.id, guild, [], [0], "abandoned", now=2.0)
+        await store.open_challenge(guild, 10 * guild + 2, 3, None, "me", now=1.0, expires_at=9.0)
+        await store.start_training(guild, 10 * guild, 3, "random", 5, now=1.0)
+    await store.left_server(1, now=100.0)
+    await store.left_server(2, now=100.0)
+    await store.joined_server(2)  # back within its 30 days
+    assert await store.departed_before(50.0) == []
+    assert await store.departed_before(100.0) == [1]
+    await store.erase_server(1)
+    for table in SERVER_TABLES:
+        rows = await store._fetch(f"SELECT guild_id, COUNT(*) FROM {table} GROUP BY guild_id")
+        assert 1 not in dict(rows), table
+    assert (await store.record(2)).games == 1 and await store.load_facts(2)
+    assert await store.departed_before(1e12) == []
+    assert_recount(store, tmp_path)

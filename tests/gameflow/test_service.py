@@ -230,3 +230,26 @@ async def test_a_second_play_by_the_same_person_speaks_to_them(service):
         await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
     with pytest.raises(GameError, match=f"<@{ALICE}> is already playing"):
         await service.start(GUILD, CHANNEL, BOB, bot_first=False)
+
+
+async def test_a_servers_data_goes_30_days_after_the_bot_leaves_unless_it_comes_back(service):
+    """Issue 18: removed from a server, the bot deletes its data 30 days later, in the
+    sweep; back before then, nothing is deleted."""
+    day = 24 * 3600
+    for guild in (GUILD, GUILD + 1):
+        await service.start(guild, CHANNEL + guild, ALICE, bot_first=False)
+        for cell in (1, 4, 7):
+            await service.move(CHANNEL + guild, ALICE, cell)
+        await service.start(guild, CHANNEL + guild, ALICE, bot_first=False)  # left running
+        await service.left_server(guild)
+    service.test_clock[0] += 20 * day
+    await service.joined_server(GUILD + 1)  # added back after 20 days
+    assert await service.erase_departed() == []  # not yet 30 days
+    service.test_clock[0] += 11 * day
+    assert await service.erase_departed() == [GUILD]
+    assert (await service.record(GUILD)).games == 0 and len(await service.memory(GUILD)) == 0
+    assert service.running_game(CHANNEL + GUILD) is None
+    assert await service.store.running_game(CHANNEL + GUILD) is None
+    assert (await service.record(GUILD + 1)).games == 1  # the returning server keeps its own
+    assert len(await service.memory(GUILD + 1)) > 0
+    assert await service.erase_departed() == []  # once
