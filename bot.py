@@ -34,7 +34,7 @@ from cogs import Admin, ConnectFour, TicTacToe
 from cogs.replies import NOTHING_CHANGED, Refusal, refuse
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
 from gameflow import GameService
-from gameflow.memories import MEMORIES_KEPT
+from gameflow.memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT
 
 log = logging.getLogger("ttt")
 
@@ -76,6 +76,7 @@ class Settings:
     log_level: str = "INFO"
     sweep_seconds: float = 30.0  # how often idle games are looked for
     memory_cache_servers: int = MEMORIES_KEPT  # servers whose memory is kept in RAM
+    memory_cache_megabytes: int = MEMORY_BYTES_KEPT >> 20  # and at most this much of it
     # public posts (play, challenge, board, stats, leaderboard) a member may make in a
     # channel in any minute; 0: no limit
     public_posts_per_minute: int = DEFAULT_POSTS_PER_MINUTE
@@ -138,6 +139,7 @@ class Settings:
             game_timeout_minutes=timeout,
             log_level=LOG_LEVELS[level],
             memory_cache_servers=number("MEMORY_CACHE_SERVERS", MEMORIES_KEPT, int),
+            memory_cache_megabytes=number("MEMORY_CACHE_MB", MEMORY_BYTES_KEPT >> 20, int),
             public_posts_per_minute=posts_per_minute(env),
             shards=shards_from(env),
         )
@@ -254,6 +256,7 @@ class TicTacToeBot(commands.AutoShardedBot):
             timeout_seconds=self.settings.game_timeout_minutes * 60,
             clock=virtual_aware_now,
             memories_kept=self.settings.memory_cache_servers,
+            memory_bytes_kept=self.settings.memory_cache_megabytes << 20,
             shards=self.settings.shards,
         )
         self.resumed = len(await self.service.load())

@@ -34,7 +34,7 @@ from .brain import Brain, BrainFigures
 from .challenges import Challenges
 from .errors import GameError, busy_means_unchanged
 from .game import Game, Turn
-from .memories import MEMORIES_KEPT, TICTACTOE, ServerMemories
+from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
 from .settings import ServerSettings
 from .training import Trainer
 
@@ -89,6 +89,7 @@ class GameService:
         timeout_seconds: float,
         clock: Clock = time.time,
         memories_kept: int = MEMORIES_KEPT,
+        memory_bytes_kept: int = MEMORY_BYTES_KEPT,
         shards: Shards | None = None,
     ) -> None:
         self.store = store
@@ -97,7 +98,7 @@ class GameService:
         self.settings = ServerSettings(store, default_timeout_seconds=timeout_seconds)
         self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
         self._busy: set[int] = set()  # channels with a request in progress
-        self.memories = ServerMemories(store, kept=memories_kept)
+        self.memories = ServerMemories(store, kept=memories_kept, bytes_kept=memory_bytes_kept)
         self.brain = Brain(store, self.memories, clock)
         self.trainer = Trainer(store, self.memories, clock, shards=shards)
         self.challenges = Challenges(self)

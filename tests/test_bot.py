@@ -40,6 +40,7 @@ def test_defaults_and_overrides():
         ({"GAME_TIMEOUT_MINUTES": "1e9"}, r"must be 1 to 1,440 \(a day\), got '1e9'"),
         ({"GAME_TIMEOUT_MINUTES": "0.0001"}, "must be 1 to 1,440"),
         ({"PUBLIC_POSTS_PER_MINUTE": "lots"}, "PUBLIC_POSTS_PER_MINUTE must be 0"),
+        ({"MEMORY_CACHE_MB": "0"}, "MEMORY_CACHE_MB must be greater than 0"),
         ({"DEV_GUILD_ID": "my-server"}, "DEV_GUILD_ID must be a whole number"),
         ({"MEMORY_CACHE_SERVERS": "1.5"}, "MEMORY_CACHE_SERVERS must be a whole number"),
         ({"MEMORY_CACHE_SERVERS": "0"}, "MEMORY_CACHE_SERVERS must be greater than 0"),
@@ -108,7 +109,7 @@ def test_a_bad_setting_ends_with_one_clear_line(tmp_path):
 def test_env_example_lists_every_setting_with_a_comment():
     text = (ROOT / ".env.example").read_text()
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "GAME_TIMEOUT_MINUTES",
-                 "LOG_LEVEL", "PUBLIC_POSTS_PER_MINUTE"):  # fmt: skip
+                 "LOG_LEVEL", "PUBLIC_POSTS_PER_MINUTE", "MEMORY_CACHE_MB"):  # fmt: skip
         line_no = next(i for i, line in enumerate(text.splitlines()) if line.startswith(name + "="))
         assert text.splitlines()[line_no - 1].startswith("#"), name
 
@@ -159,3 +160,8 @@ def test_a_cluster_process_runs_the_shards_it_is_given():
 def test_bad_shard_settings_are_named(env, message):
     with pytest.raises(ConfigError, match=message):
         Settings.from_env(env)
+
+
+def test_the_memory_cache_bound_in_bytes_is_a_setting():
+    assert Settings.from_env({"MEMORY_CACHE_MB": "3"}).memory_cache_megabytes == 3
+    assert Settings.from_env({}).memory_cache_megabytes == 128

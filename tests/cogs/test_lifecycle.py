@@ -112,3 +112,10 @@ async def test_an_unexpected_failure_gets_a_private_apology_and_changes_nothing(
     await w.env.restart_bot(new_bot())
     shown = await w.alice.slash(w.channel, "ttt board")
     assert board_of(shown.response.message) == "O...X...."  # the failed move left no trace
+
+
+async def test_the_memory_caches_byte_bound_comes_from_the_settings(world, new_bot, monkeypatch):
+    monkeypatch.setenv("MEMORY_CACHE_MB", "3")
+    bot = new_bot()
+    await world.env.restart_bot(bot)
+    assert bot.service.memories.bytes_kept == 3 << 20
