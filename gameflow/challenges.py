@@ -50,10 +50,12 @@ FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger
 OPEN_TO_ALL = "Anyone may accept this open challenge, but only <@{challenger}> can withdraw it."
 
 
-def no_longer_open(command: str) -> str:
+def no_longer_open(command: str | None) -> str:
+    """``command``: the invitation's game's, if known (an invitation gone is not)."""
+    again = f"`{command} challenge`" if command else "`/ttt challenge` or `/connect4 challenge`"
     return (
         "That challenge is no longer open: it was answered, withdrawn or has expired. "
-        f"`{command} challenge` starts a new one."
+        f"{again} starts a new one."
     )
 
 
@@ -182,7 +184,7 @@ class Challenges:
                 "where it was posted, or start your own with `/ttt challenge`."
             )
         if challenge is None:
-            raise GameError(no_longer_open("/ttt"))
+            raise GameError(no_longer_open(None))
         if challenge.expires_at <= self.games.clock():
             raise GameError(
                 f"That challenge has expired. `{COMMANDS[challenge.game]} challenge` starts "

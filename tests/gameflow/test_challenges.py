@@ -116,8 +116,8 @@ async def test_only_the_right_member_may_answer(service):
         with pytest.raises(GameError, match=says):
             await getattr(service.challenges, answer)(addressed.id, member)
     assert (await service.challenges.decline(addressed.id, BOB))[1] == "declined"
-    with pytest.raises(GameError, match="no longer open"):
-        await service.challenges.accept(addressed.id, BOB)
+    with pytest.raises(GameError, match=r"no longer open.*`/ttt challenge` or `/connect4"):
+        await service.challenges.accept(addressed.id, BOB)  # gone: its game is not known
     open_one = await service.challenges.issue(GUILD, CHANNEL, ALICE, None, "me")
     with pytest.raises(GameError, match="only <@100> can withdraw"):
         await service.challenges.decline(open_one.id, CAROL)
