@@ -110,6 +110,7 @@ class TicTacToe(
         self.bot = bot
         self.service = service
         self.posting = PostingLimit(posts_per_minute)
+        self._departures_noted = False
         self.sweep.change_interval(seconds=sweep_seconds)
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
@@ -392,6 +393,18 @@ class TicTacToe(
     async def help(self, interaction: discord.Interaction) -> None:
         admin = bool(interaction.permissions and interaction.permissions.manage_guild)
         await interaction.response.send_message(embed=help_embed(admin=admin), ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once, at start: servers removed while the bot was not running start their 30
+        days (no event told it of them)."""
+        if self._departures_noted:
+            return
+        self._departures_noted = True
+        try:
+            await self.service.note_departures({g.id for g in self.bot.guilds})
+        except Exception:  # the next start looks again
+            log.exception("could not look for the servers the bot left while it was down")
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:

@@ -757,6 +757,17 @@ class Store:
         """The bot is in the server (again): nothing of it is to be deleted."""
         await self._write([("DELETE FROM departures WHERE guild_id = ?", (guild_id,))])
 
+    async def servers_with_data(self, shards: Shards | None = None) -> list[int]:
+        """The Discord servers (of ``shards``) the bot keeps anything about: lessons, games
+        or settings. Server 0 is the terminal's own, never a Discord server's."""
+        owned, params = _owned(shards)
+        parts = [
+            f"SELECT guild_id FROM {table} WHERE guild_id != 0{owned}"
+            for table in ("facts", "games", "guild_settings")
+        ]
+        rows = await self._fetch(" UNION ".join(parts) + " ORDER BY guild_id", params * 3)
+        return [guild_id for (guild_id,) in rows]
+
     async def departed_before(self, cutoff: float, shards: Shards | None = None) -> list[int]:
         owned, params = _owned(shards)
         rows = await self._fetch(

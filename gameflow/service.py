@@ -390,6 +390,20 @@ class GameService:
     async def joined_server(self, guild_id: int) -> None:
         await self.store.joined_server(guild_id)
 
+    async def note_departures(self, present: set[int]) -> list[int]:
+        """At start: the servers (of this process's shards) the bot keeps data about but is
+        no longer in (removed while it was not running, so no event told it) start their
+        30 days now. Returns them."""
+        departed = set(await self.store.departed_before(float("inf"), self.shards))
+        gone = [
+            guild_id
+            for guild_id in await self.store.servers_with_data(self.shards)
+            if guild_id not in present and guild_id not in departed
+        ]
+        for guild_id in gone:
+            await self.store.left_server(guild_id, now=self.clock())
+        return gone
+
     async def erase_server(self, guild_id: int) -> int:
         """Delete everything about a server now (a training of it stops; nothing is kept).
         Returns the server's ID, once done."""

@@ -548,6 +548,7 @@ async def test_a_servers_data_can_be_erased_whole_and_departures_are_kept_until_
         await store.finish_game(member.id, guild, [], [0], "abandoned", now=2.0)
         await store.open_challenge(guild, 10 * guild + 2, 3, None, "me", now=1.0, expires_at=9.0)
         await store.start_training(guild, 10 * guild, 3, "random", 5, now=1.0)
+    assert await store.servers_with_data() == [1, 2]
     await store.left_server(1, now=100.0)
     await store.left_server(2, now=100.0)
     await store.joined_server(2)  # back within its 30 days
@@ -559,4 +560,5 @@ async def test_a_servers_data_can_be_erased_whole_and_departures_are_kept_until_
         assert 1 not in dict(rows), table
     assert (await store.record(2)).games == 1 and await store.load_facts(2)
     assert await store.departed_before(1e12) == []
+    assert await store.servers_with_data() == [2]
     assert_recount(store, tmp_path)

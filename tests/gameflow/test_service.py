@@ -253,3 +253,16 @@ async def test_a_servers_data_goes_30_days_after_the_bot_leaves_unless_it_comes_
     assert (await service.record(GUILD + 1)).games == 1  # the returning server keeps its own
     assert len(await service.memory(GUILD + 1)) > 0
     assert await service.erase_departed() == []  # once
+
+
+async def test_servers_left_while_the_bot_was_down_start_their_30_days_at_start(service):
+    """No event tells a bot that is not running that it was removed: at start, the servers
+    it keeps data about but is not in start their 30 days (the terminal's server 0 never)."""
+    for guild in (0, GUILD, GUILD + 1):
+        await service.start(guild, CHANNEL + guild, ALICE, bot_first=False)
+        await service.resign(CHANNEL + guild, ALICE)
+    assert await service.note_departures(present={GUILD + 1}) == [GUILD]
+    assert await service.note_departures(present={GUILD + 1}) == []  # once
+    service.test_clock[0] += 31 * 24 * 3600
+    assert await service.erase_departed() == [GUILD]
+    assert (await service.record(0)).games == 1 and (await service.record(GUILD + 1)).games == 1
