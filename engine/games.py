@@ -34,10 +34,6 @@ class Mark(enum.IntEnum):
     def other(self) -> Mark:
         return Mark(3 - self)
 
-    @property
-    def symbol(self) -> str:
-        return self.name
-
 
 class Game:
     """A game's rules, as the engine sees them (see the module's docstring)."""
@@ -92,14 +88,7 @@ class Game:
         """The board's cells row by row from the top: 0 empty, 1 X, 2 O."""
         return [".XO".index(ch) for ch in self.spell(code)]
 
-    def move_name(self, move: int) -> str:
-        """A move as a person names it: a cell 1-9, a column 1-W."""
-        return str(move + 1)
-
     # --- shared by every game ---------------------------------------------------------
-    def is_over(self, code: int) -> bool:
-        return self.moves(code) is None
-
     def last_mover(self, code: int) -> Mark:
         return Mark(3 - self.turn(code))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .games import Game, Mark
+from .games import Game
 
 CELLS = 9
 POW3 = tuple(3**i for i in range(CELLS))
@@ -187,20 +187,6 @@ def string_to_code(position: str) -> int:
 def canonical(position: str) -> str:
     """The orientation of ``position`` that stands for all 8 (what a memory stores)."""
     return code_to_string(CANON[string_to_code(position)])
-
-
-def to_move(code: int) -> Mark:
-    """Whose turn it is in a (legal, unfinished) position."""
-    return Mark.X if len(EMPTIES[code]) % 2 else Mark.O
-
-
-def last_mover(code: int) -> Mark:
-    """Who made the move that produced a (legal, non-empty) position."""
-    return Mark.O if len(EMPTIES[code]) % 2 else Mark.X
-
-
-def is_over(code: int) -> bool:
-    return bool(WINNER[code]) or not EMPTIES[code]
 
 
 def replay(moves: Iterable[int]) -> list[int]:
