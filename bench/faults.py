@@ -175,10 +175,9 @@ async def outages(channels: int, seconds: float, seed: int) -> None:
                         game = (await service.start(1, channel, channel, bot_first=False)).game
                         announced[game.id] = game.moves
                         continue
-                except GameError:  # refused truthfully (the database cannot be reached)
-                    tally["refused"] += 1
-                    continue
-                except StoreUnavailableError:  # a read: the cogs say it cannot be reached
+                # refused truthfully: the database cannot be reached (a read raises the
+                # store's error, which the cogs say as such)
+                except (GameError, StoreUnavailableError):
                     tally["refused"] += 1
                     continue
                 except Exception:
