@@ -32,6 +32,7 @@ from dotenv import load_dotenv
 
 from cogs import Admin, ConnectFour, TicTacToe
 from cogs.replies import NOTHING_CHANGED, Refusal, refuse
+from cogs.translator import CatalogTranslator
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
 from gameflow import GameService
 from gameflow.memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT
@@ -199,7 +200,7 @@ class ApologeticTree(discord.app_commands.CommandTree):
         reaches here changed nothing."""
         if isinstance(error, Refusal):  # foreseen: said to the person, not logged
             with contextlib.suppress(discord.HTTPException):
-                await refuse(interaction, str(error))
+                await refuse(interaction, error.message)
             return
         log.error(
             "command /%s failed",
@@ -269,6 +270,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         await self.add_cog(table)
         await self.add_cog(ConnectFour(self, table))
         await self.add_cog(Admin(self, self.service))
+        await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
 
     async def on_ready(self) -> None:
@@ -296,7 +298,14 @@ class TicTacToeBot(commands.AutoShardedBot):
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        # with their translations: a catalog's change is a change to sync
+        translator = self.tree.translator
+        payload = [
+            await c.get_translated_payload(self.tree, translator)
+            if translator
+            else c.to_dict(self.tree)
+            for c in self.tree.get_commands(guild=guild)
+        ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands_synced:{self.application_id}:{guild.id if guild else 'global'}"
         if not self.force_sync and await self.store.get_meta(key) == digest:

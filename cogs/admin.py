@@ -14,6 +14,7 @@ from discord.ext import commands, tasks
 
 from gameflow import GameError, GameService, ImportPlan, TrainingRun
 from gameflow.brain import IMPORT_LIMITS, check_file_size
+from i18n import N_, Language
 
 from .boards import look_of
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
@@ -21,11 +22,10 @@ from .render import (
     brain_change_text,
     interrupted_training_embed,
     memory_file_name,
-    plural,
     settings_embed,
     training_embed,
 )
-from .replies import Refusal, answer, in_time, refuse, update
+from .replies import Refusal, answer, in_time, private, public, refuse, server_language, update
 from .ttt import TicTacToe
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 TICTACTOE = "tictactoe"
 # the memories an admin command may work on: each game's, per server
 GAME_CHOICES = [
-    app_commands.Choice(name=look_of(game).game.title, value=game)
+    app_commands.Choice(name=str(look_of(game).title), value=game)  # translated on sync
     for game in ("tictactoe", "connect4", "connect4-5x4")
 ]
 GAME_HELP = "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4"
@@ -67,15 +67,10 @@ class PlaceToPlay(app_commands.Transformer):
         return channel_id
 
 
-ANOTHER_SERVERS_CHANNEL = (
+ANOTHER_SERVERS_CHANNEL = N_(
     "That channel is not one of this server's, so nothing was changed. Name a channel here."
 )
 ChannelId = app_commands.Transform[int, PlaceToPlay]
-
-
-def whose(game: str) -> str:
-    """ " of Connect Four 4×4", said after "memory" or "lessons"; nothing for tic-tac-toe."""
-    return "" if game == TICTACTOE else f" of {look_of(game).game.title}"
 
 
 async def manager(interaction: discord.Interaction) -> bool:
@@ -100,7 +95,7 @@ class CancelTrainingButton(
         super().__init__(
             discord.ui.Button(
                 custom_id=f"ttt-train:cancel:{run_id}",
-                label="Cancel training",
+                label="Cancel training",  # said in the channel's language by cancel_view
                 style=discord.ButtonStyle.secondary,
             )
         )
@@ -120,9 +115,11 @@ class CancelTrainingButton(
         await admin.cancel_training(interaction, self.run_id)
 
 
-def cancel_view(run_id: int) -> discord.ui.View:
+def cancel_view(run_id: int, lang: Language) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(CancelTrainingButton(run_id))
+    button = CancelTrainingButton(run_id)
+    button.item.label = lang.t("Cancel training")
+    view.add_item(button)
     return view
 
 
@@ -137,8 +134,9 @@ class Admin(
         self.bot = bot
         self.service = service
         self.questions = Questions()
-        # Trainings whose progress messages this process keeps up to date: run -> message
-        self._shown: dict[TrainingRun, discord.PartialMessage] = {}
+        # Trainings whose progress messages this process keeps up to date: run -> message,
+        # and the language it speaks (the server's)
+        self._shown: dict[TrainingRun, tuple[discord.PartialMessage, Language]] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -163,8 +161,14 @@ class Admin(
         await self.questions.ask(
             interaction,
             "reset",
-            f"Forget all {plural(len(memory), 'lesson')}{whose(game)} I learned in this server? "
-            "I will play naively again. This cannot be undone.",
+            private(interaction).tn(
+                "Forget all {count} lesson of {game} I learned in this server? I will play "
+                "naively again. This cannot be undone.",
+                "Forget all {count} lessons of {game} I learned in this server? I will play "
+                "naively again. This cannot be undone.",
+                len(memory),
+                game=look_of(game).title,
+            ),
             subject=game,
         )
 
@@ -177,9 +181,12 @@ class Admin(
         await self.questions.ask(
             interaction,
             "erase",
-            "Delete everything I keep about this server: every game's lessons, all games "
-            "(running ones too), everyone's records, the learning curves, the settings, "
-            "invitations and trainings? I will start again as if new. This cannot be undone.",
+            private(interaction).t(
+                "Delete everything I keep about this server: every game's lessons, all games "
+                "(running ones too), everyone's records, the learning curves, the settings, "
+                "invitations and trainings? I will start again as if new. This cannot be "
+                "undone."
+            ),
         )
 
     @app_commands.command(description="Download this server's memory as a file, privately")
@@ -194,9 +201,14 @@ class Admin(
         await answer(
             interaction,
             private=True,
-            content=f"🧠 This server's memory{whose(game)}: "
-            f"{plural(len(document['facts']), 'lesson')}. `/ttt-admin import` loads it into "
-            "another server.",
+            content=private(interaction).tn(
+                "🧠 This server's memory of {game}: {count} lesson. `/ttt-admin import` loads "
+                "it into another server.",
+                "🧠 This server's memory of {game}: {count} lessons. `/ttt-admin import` loads "
+                "it into another server.",
+                len(document["facts"]),
+                game=look_of(game).title,
+            ),
             file=discord.File(io.BytesIO(data), filename=name),
         )
 
@@ -220,10 +232,10 @@ class Admin(
             check_file_size(file.size, IMPORT_LIMITS[game][0])
             data = await file.read()
         except GameError as error:
-            await refuse(interaction, str(error))
+            await refuse(interaction, error.message)
             return
         except discord.HTTPException:
-            await refuse(interaction, "I couldn't download that file. Please try again.")
+            await refuse(interaction, N_("I couldn't download that file. Please try again."))
             return
         plan = await in_time(
             interaction,
@@ -232,18 +244,37 @@ class Admin(
         )
         if plan is None:
             return
-        what = (
-            f"add **{plural(plan.new, 'new lesson')}** to mine "
-            f"({plural(plan.known, 'lesson')} in the file I know already)"
+        lang = private(interaction)
+        file_name, title = file.filename, look_of(game).title
+        question = (
+            lang.tn(
+                "Import **{file}** into my memory of {game}? It would add **{count} new "
+                "lesson** to mine ({known} in the file I know already). Every lesson in it "
+                "is proven.",
+                "Import **{file}** into my memory of {game}? It would add **{count} new "
+                "lessons** to mine ({known} in the file I know already). Every lesson in it "
+                "is proven.",
+                plan.new,
+                file=file_name,
+                game=title,
+                known=plan.known,
+            )
             if mode == "merge"
-            else f"replace my {plural(plan.before.lessons, 'lesson')} with its "
-            f"**{plural(len(plan.document), 'lesson')}**"
+            else lang.tn(
+                "Import **{file}** into my memory of {game}? It would replace my {mine} "
+                "lessons with its **{count} lesson**. Every lesson in it is proven.",
+                "Import **{file}** into my memory of {game}? It would replace my {mine} "
+                "lessons with its **{count} lessons**. Every lesson in it is proven.",
+                len(plan.document),
+                file=file_name,
+                game=title,
+                mine=plan.before.lessons,
+            )
         )
         await self.questions.ask(
             interaction,
             "import",
-            f"Import **{file.filename}**{whose(game)}? It would {what}. Every lesson in it is "
-            f"proven.\n{brain_change_text(plan.before, plan.after, game)}",
+            f"{question}\n{brain_change_text(plan.before, plan.after, game, lang)}",
             keep=plan,
             subject=mode,  # a merge destroys nothing: its button is not red
         )
@@ -278,14 +309,16 @@ class Admin(
         )
         if settings is not None:
             changed = timeout is not None or allow_channel or disallow_channel or every_channel
+            lang = private(interaction)
             await answer(
                 interaction,
                 private=True,
-                content="✅ Saved." if changed else None,
+                content=lang.t("✅ Saved.") if changed else None,
                 embed=settings_embed(
                     settings,
                     self.service.settings.timeout_seconds(interaction.guild_id),
                     interaction.guild.name,
+                    lang,
                 ),
             )
 
@@ -307,14 +340,23 @@ class Admin(
         await answer(
             interaction,
             private=True,
-            content=f"🛑 Ended <@{turn.game.player_id}>'s game in <#{channel_id}>.",
+            content=private(interaction).t(
+                "🛑 Ended {player}'s game in {channel}.",
+                player=f"<@{turn.game.player_id}>",
+                channel=f"<#{channel_id}>",
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         games: TicTacToe = self.bot.get_cog("TicTacToe")
         await games.retire(
             turn,
-            f"🛑 <@{interaction.user.id}> ended <@{turn.game.player_id}>'s game. Nothing was "
-            f"learned from it. `{turn.game.command} play` starts a new one.",
+            N_(
+                "🛑 {moderator} ended {player}'s game. Nothing was learned from it. "
+                "`{command} play` starts a new one.",
+                moderator=f"<@{interaction.user.id}>",
+                player=f"<@{turn.game.player_id}>",
+                command=turn.game.command,
+            ),
         )
 
     @app_commands.command(description="Train me against a practice opponent; games go on")
@@ -346,9 +388,12 @@ class Admin(
         )
         if run is None:
             return
+        lang = public(interaction)
         try:
             message_id = await answer(
-                interaction, embed=training_embed(run.progress()), view=cancel_view(run.run_id)
+                interaction,
+                embed=training_embed(run.progress(), lang),
+                view=cancel_view(run.run_id, lang),
             )
             await self.service.trainer.attach_message(run, message_id)
             run.start()
@@ -357,12 +402,12 @@ class Admin(
             raise
         # The interaction's token lasts 15 minutes; the channel message can be edited for longer.
         channel = self.bot.get_partial_messageable(interaction.channel_id)
-        self._shown[run] = channel.get_partial_message(message_id)
+        self._shown[run] = channel.get_partial_message(message_id), lang
 
     @tasks.loop(seconds=0.5)
     async def show_trainings(self) -> None:
         """Save and show what each training reported since the last look."""
-        for run, message in list(self._shown.items()):
+        for run, (message, lang) in list(self._shown.items()):
             progress = await run.poll()
             if progress is None:
                 continue
@@ -371,8 +416,8 @@ class Admin(
                 del self._shown[run]
             try:
                 await message.edit(
-                    embed=training_embed(progress),
-                    view=cancel_view(run.run_id) if running else None,
+                    embed=training_embed(progress, lang),
+                    view=cancel_view(run.run_id, lang) if running else None,
                 )
             except discord.HTTPException as error:  # deleted, or no access: it trains on
                 log.warning("could not show training %s: %s", run.run_id, error)
@@ -385,9 +430,9 @@ class Admin(
     async def cancel_training(self, interaction: discord.Interaction, run_id: int) -> None:
         run = self.service.trainer.running(interaction.guild_id)
         if run is None or run.run_id != run_id:
-            await refuse(interaction, "That training is no longer running.")
+            await refuse(interaction, N_("That training is no longer running."))
         elif not run.cancel(interaction.user.id):
-            await refuse(interaction, "That training is already stopping.")
+            await refuse(interaction, N_("That training is already stopping."))
         else:
             await interaction.response.defer()  # the progress message shows the end
 
@@ -397,8 +442,9 @@ class Admin(
                 continue
             channel = self.bot.get_partial_messageable(record.channel_id)
             try:
+                lang = server_language(self.bot, record.guild_id)
                 await channel.get_partial_message(record.message_id).edit(
-                    embed=interrupted_training_embed(record), view=None
+                    embed=interrupted_training_embed(record, lang), view=None
                 )
             except discord.HTTPException as error:
                 log.warning("could not mark training %s as interrupted: %s", record.id, error)
@@ -415,13 +461,17 @@ class Admin(
             if erased is not None:
                 await self._done(
                     interaction,
-                    "🗑️ Deleted everything I kept about this server. I start again as if new.",
+                    private(interaction).t(
+                        "🗑️ Deleted everything I kept about this server. I start again as if new."
+                    ),
                 )
         elif plan is None:
             await update(
                 interaction,
-                content="This import is no longer waiting (I restarted since you asked), so "
-                "nothing was imported. Run `/ttt-admin import` again.",
+                content=private(interaction).t(
+                    "This import is no longer waiting (I restarted since you asked), so "
+                    "nothing was imported. Run `/ttt-admin import` again."
+                ),
                 view=None,
             )
         else:
@@ -434,20 +484,31 @@ class Admin(
         if forgotten is not None:
             await self._done(
                 interaction,
-                f"🧹 Done: I forgot all {plural(forgotten, 'lesson')}{whose(game)} learned in "
-                "this server. Game history and running games are kept.",
+                private(interaction).tn(
+                    "🧹 Done: I forgot all {count} lesson of {game} learned in this server. "
+                    "Game history and running games are kept.",
+                    "🧹 Done: I forgot all {count} lessons of {game} learned in this server. "
+                    "Game history and running games are kept.",
+                    forgotten,
+                    game=look_of(game).title,
+                ),
             )
 
     async def _import(self, interaction: discord.Interaction, plan: ImportPlan) -> None:
         change = await in_time(interaction, self.service.brain.apply_import(plan))
         if change is not None:
             unbeatable = not (change.after.ways_to_beat_as_x or change.after.ways_to_beat_as_o)
-            await self._done(
-                interaction,
-                f"📥 Imported ({plan.mode}).\n"
-                f"{brain_change_text(change.before, change.after, plan.document.game.name)}"
-                + ("\nNobody can beat me here now." if unbeatable else ""),
+            lang = private(interaction)
+            game = plan.document.game.name
+            text = (
+                lang.t("📥 Imported (merge).")
+                if plan.mode == "merge"
+                else lang.t("📥 Imported (replace).")
             )
+            text += f"\n{brain_change_text(change.before, change.after, game, lang)}"
+            if unbeatable:
+                text += "\n" + lang.t("Nobody can beat me here now.")
+            await self._done(interaction, text)
 
     @staticmethod
     async def _done(interaction: discord.Interaction, text: str) -> None:

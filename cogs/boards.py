@@ -16,6 +16,8 @@ import discord
 import engine
 from engine import LOSS, WIN, Board, Mark, Outcome
 from engine.tictactoe import LINES
+from gameflow.game import TITLES
+from i18n import N_, Msg
 
 KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
 VERDICTS = {WIN: "🟩", LOSS: "🟥", None: "⬜"}  # squares: never mistaken for a mark
@@ -25,23 +27,24 @@ class Look:
     """What every game's look does; a subclass per game fills in the differences."""
 
     game: engine.Game
+    title: Msg  # the game's name
     marks: ClassVar[dict[Mark, str]]  # the emoji of each player
     move_word: str  # "cell", "column"
-    prompt: str  # what the player to move is asked to do
-    brain_footer: str
+    prompt: Msg  # what the player to move is asked to do
+    brain_footer: Msg
 
     def mark(self, mark: Mark) -> str:
         return self.marks[mark]
 
-    def where(self, move: int) -> str:
+    def where(self, move: int) -> Msg:
         """A move (0-based) in words: "the centre (5)", "column 3"."""
         raise NotImplementedError
 
-    def played(self, move: int) -> str:
+    def played(self, move: int) -> Msg:
         """What the bot says of its own move: "I played 5.", "I dropped in column 3."."""
         raise NotImplementedError
 
-    def short(self, move: int) -> str:
+    def short(self, move: int) -> Msg | str:
         """A move in the fewest words: "5", "column 3"."""
         return str(move + 1)
 
@@ -56,10 +59,9 @@ class Look:
     def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
         raise NotImplementedError
 
-    # how a lesson is told (see cogs.render.describe_lesson)
-    my_play: str  # "play {where}"
-    a_play: str  # "Playing {where}"
-    your_play: str  # "Your move to {where}"
+    # how a lesson is told (see cogs.render.describe_lesson): whole sentences, each with
+    # its {where}, so that every language can put the move where its grammar wants it
+    lessons: ClassVar[dict[str, Msg]]
 
     def component_rows(self, prefix: str, code: int, finished: bool) -> list[dict]:
         return [
@@ -74,33 +76,39 @@ class Look:
 
 
 CELL_NAMES = (
-    "the top-left corner",
-    "the top edge",
-    "the top-right corner",
-    "the left edge",
-    "the centre",
-    "the right edge",
-    "the bottom-left corner",
-    "the bottom edge",
-    "the bottom-right corner",
+    N_("the top-left corner ({cell})", cell=1),
+    N_("the top edge ({cell})", cell=2),
+    N_("the top-right corner ({cell})", cell=3),
+    N_("the left edge ({cell})", cell=4),
+    N_("the centre ({cell})", cell=5),
+    N_("the right edge ({cell})", cell=6),
+    N_("the bottom-left corner ({cell})", cell=7),
+    N_("the bottom edge ({cell})", cell=8),
+    N_("the bottom-right corner ({cell})", cell=9),
 )
 
 
 class TicTacToeLook(Look):
     marks: ClassVar[dict[Mark, str]] = {Mark.X: "❌", Mark.O: "⭕"}
     move_word = "cell"
-    prompt = "pick a free cell"
-    brain_footer = "Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom."
-    my_play, a_play, your_play = "play {where}", "Playing {where}", "Your move to {where}"
+    prompt = N_("pick a free cell")
+    brain_footer = N_("Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom.")
+    lessons: ClassVar[dict[str, Msg]] = {
+        "bot_loses": N_("I won't play {where} in that position again: it loses."),
+        "bot_wins": N_("Playing {where} there wins; I'll do it again."),
+        "you_win": N_("Your move to {where} there wins; I'll remember it when I play your side."),
+        "you_lose": N_("Your move to {where} there loses; I'll remember it too."),
+    }
 
     def __init__(self) -> None:
         self.game = engine.get_game("tictactoe")
+        self.title = TITLES["tictactoe"]
 
-    def where(self, move: int) -> str:
-        return f"{CELL_NAMES[move]} ({move + 1})"
+    def where(self, move: int) -> Msg:
+        return CELL_NAMES[move]
 
-    def played(self, move: int) -> str:
-        return f"I played {move + 1}."
+    def played(self, move: int) -> Msg:
+        return N_("I played {cell}.", cell=move + 1)
 
     @functools.cache  # noqa: B019 - one entry per position, a few thousand at most; looks live forever
     def rows(self, code: int) -> str:
@@ -157,29 +165,31 @@ WINNING = {Mark.X: "🟥", Mark.O: "🟨"}
 class ConnectFourLook(Look):
     marks: ClassVar[dict[Mark, str]] = {Mark.X: "🔴", Mark.O: "🟡"}
     move_word = "column"
-    prompt = "pick a column"
-    my_play, a_play, your_play = (
-        "drop in {where}",
-        "Dropping in {where}",
-        "Your drop in {where}",
-    )
+    prompt = N_("pick a column")
+    lessons: ClassVar[dict[str, Msg]] = {
+        "bot_loses": N_("I won't drop in {where} in that position again: it loses."),
+        "bot_wins": N_("Dropping in {where} there wins; I'll do it again."),
+        "you_win": N_("Your drop in {where} there wins; I'll remember it when I play your side."),
+        "you_lose": N_("Your drop in {where} there loses; I'll remember it too."),
+    }
 
     def __init__(self, game: str) -> None:
         self.game = engine.get_game(game)
+        self.title = TITLES[game]
         width = self.game.width
-        self.brain_footer = (
-            f"Looking changes nothing. Columns: 1 on the left, {width} on the right."
+        self.brain_footer = N_(
+            "Looking changes nothing. Columns: 1 on the left, {width} on the right.", width=width
         )
         self._numbers = " ".join(KEYCAPS[c] for c in range(width))
 
-    def where(self, move: int) -> str:
-        return f"column {move + 1}"
+    def where(self, move: int) -> Msg:
+        return N_("column {column}", column=move + 1)
 
-    def played(self, move: int) -> str:
-        return f"I dropped in column {move + 1}."
+    def played(self, move: int) -> Msg:
+        return N_("I dropped in column {column}.", column=move + 1)
 
-    def short(self, move: int) -> str:
-        return f"column {move + 1}"
+    def short(self, move: int) -> Msg:
+        return self.where(move)
 
     @functools.cache  # noqa: B019
     def winning_cells(self, code: int) -> frozenset[int]:

@@ -16,59 +16,76 @@ import discord
 
 from engine import Mark
 from gameflow import CHALLENGE_SECONDS, COMMANDS, ChallengeRecord, GameService
+from i18n import ENGLISH, N_, Language
 
 from .boards import look_of
 from .render import NEUTRAL, board_embed, board_view
-from .replies import answer, in_time, refuse, show, update
+from .replies import answer, in_time, public, refuse, server_language, show, update
 
 log = logging.getLogger(__name__)
 
-FIRST_TEXT = {
-    "me": "<@{challenger}> moves first ({first})",
-    "them": "{opponent} moves first ({first})",
-    "random": "who moves first ({first}) is drawn at random",
-}
 CLOSED_COLOUR = 0x99AAB5
-NOT_POSTED = (
+NOT_POSTED = N_(
     "I couldn't post your challenge, so I withdrew it: nothing is waiting in this channel. "
     "Please try again."
 )
 
 
-def invitation_embed(challenge: ChallengeRecord) -> discord.Embed:
-    opponent = (
-        f"<@{challenge.opponent_id}>" if challenge.opponent_id is not None else "whoever accepts"
-    )
-    who = (
-        f"<@{challenge.challenger_id}> challenges <@{challenge.opponent_id}> to a game!"
-        if challenge.opponent_id is not None
-        else f"<@{challenge.challenger_id}> challenges anyone in this channel to a game!"
-    )
+def invitation_embed(challenge: ChallengeRecord, lang: Language = ENGLISH) -> discord.Embed:
+    challenger = f"<@{challenge.challenger_id}>"
     look = look_of(challenge.game)
-    first = FIRST_TEXT[challenge.first].format(
-        challenger=challenge.challenger_id, opponent=opponent, first=look.mark(Mark.X)
+    first = look.mark(Mark.X)
+    if challenge.opponent_id is not None:
+        opponent = f"<@{challenge.opponent_id}>"
+        who = lang.t(
+            "{challenger} challenges {opponent} to a game!",
+            challenger=challenger,
+            opponent=opponent,
+        )
+    else:
+        who = lang.t(
+            "{challenger} challenges anyone in this channel to a game!", challenger=challenger
+        )
+    if challenge.first == "me":
+        order = lang.t("{player} moves first ({mark}).", player=challenger, mark=first)
+    elif challenge.first == "random":
+        order = lang.t("Who moves first ({mark}) is drawn at random.", mark=first)
+    elif challenge.opponent_id is not None:
+        order = lang.t("{player} moves first ({mark}).", player=opponent, mark=first)
+    else:
+        order = lang.t("Whoever accepts moves first ({mark}).", mark=first)
+    expires = lang.t(
+        "Expires {when}. I'll watch, and learn from the game.",
+        when=f"<t:{int(challenge.expires_at)}:R>",
     )
-    embed = discord.Embed(
-        title=f"⚔️ {look.game.title} challenge",
-        description=f"{who}\n{first[0].upper()}{first[1:]}.\n\n"
-        f"Expires <t:{int(challenge.expires_at)}:R>. I'll watch, and learn from the game.",
+    return discord.Embed(
+        title=lang.t("⚔️ {game} challenge", game=look.title),
+        description=f"{who}\n{order}\n\n{expires}",
         colour=NEUTRAL,
     )
-    return embed
 
 
-def closed_embed(challenge: ChallengeRecord, how: str) -> discord.Embed:
+def closed_embed(challenge: ChallengeRecord, how: str, lang: Language = ENGLISH) -> discord.Embed:
     """An invitation that was declined, withdrawn or expired: no buttons, just what happened."""
-    text = {
-        "declined": f"❎ <@{challenge.opponent_id}> declined <@{challenge.challenger_id}>'s "
-        "challenge.",
-        "withdrawn": f"↩️ <@{challenge.challenger_id}> withdrew the challenge.",
-        "expired": f"⌛ Expired: nobody accepted <@{challenge.challenger_id}>'s challenge "
-        f"within {CHALLENGE_SECONDS} seconds.",
-    }[how]
+    challenger = f"<@{challenge.challenger_id}>"
+    if how == "declined":
+        text = lang.t(
+            "❎ {opponent} declined {challenger}'s challenge.",
+            opponent=f"<@{challenge.opponent_id}>",
+            challenger=challenger,
+        )
+    elif how == "withdrawn":
+        text = lang.t("↩️ {challenger} withdrew the challenge.", challenger=challenger)
+    else:
+        text = lang.t(
+            "⌛ Expired: nobody accepted {challenger}'s challenge within {seconds} seconds.",
+            challenger=challenger,
+            seconds=CHALLENGE_SECONDS,
+        )
+    again = lang.t("`{command} challenge` starts a new one.", command=COMMANDS[challenge.game])
     return discord.Embed(
-        title=f"⚔️ {look_of(challenge.game).game.title} challenge",
-        description=f"{text}\n`{COMMANDS[challenge.game]} challenge` starts a new one.",
+        title=lang.t("⚔️ {game} challenge", game=look_of(challenge.game).title),
+        description=f"{text}\n{again}",
         colour=CLOSED_COLOUR,
     )
 
@@ -86,7 +103,7 @@ class ChallengeButton(
         super().__init__(
             discord.ui.Button(
                 custom_id=f"ttt-challenge:{challenge_id}:{answer}",
-                label=LABELS[answer],
+                label=str(LABELS[answer]),  # said in the channel's language by invitation_view
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
             )
         )
@@ -102,15 +119,17 @@ class ChallengeButton(
         await interaction.client.get_cog("TicTacToe").challenges.on_answer(interaction, self)
 
 
-LABELS = {"accept": "Accept", "decline": "Decline", "withdraw": "Withdraw"}
+LABELS = {"accept": N_("Accept"), "decline": N_("Decline"), "withdraw": N_("Withdraw")}
 
 
-def invitation_view(challenge: ChallengeRecord) -> discord.ui.View:
+def invitation_view(challenge: ChallengeRecord, lang: Language = ENGLISH) -> discord.ui.View:
     """Accept and Withdraw on every invitation; Decline too on one for a named member."""
     view = discord.ui.View(timeout=None)
     answers = ("accept", "withdraw") if challenge.opponent_id is None else tuple(LABELS)
     for reply in answers:
-        view.add_item(ChallengeButton(challenge.id, reply))
+        button = ChallengeButton(challenge.id, reply)
+        button.item.label = lang.say(LABELS[reply])
+        view.add_item(button)
     return view
 
 
@@ -167,8 +186,11 @@ class ChallengeDesk:
         ):
             await refuse(
                 interaction,
-                f"<@{opponent.id}> is not a member of this server. Challenge a member, or "
-                "leave `opponent` empty for an open challenge.",
+                N_(
+                    "{opponent} is not a member of this server. Challenge a member, or leave "
+                    "`opponent` empty for an open challenge.",
+                    opponent=f"<@{opponent.id}>",
+                ),
             )
             return
         challenge = await in_time(
@@ -187,14 +209,16 @@ class ChallengeDesk:
         if challenge is None:
             return
 
+        lang = public(interaction)
+
         async def post() -> None:
             # the challenged member is pinged, so they see it; nobody else is
             try:
                 message_id = await answer(
                     interaction,
                     content=f"<@{opponent.id}>" if opponent is not None else None,
-                    embed=invitation_embed(challenge),
-                    view=invitation_view(challenge),
+                    embed=invitation_embed(challenge, lang),
+                    view=invitation_view(challenge, lang),
                     allowed_mentions=discord.AllowedMentions(
                         everyone=False, roles=False, users=[opponent] if opponent else False
                     ),
@@ -224,11 +248,12 @@ class ChallengeDesk:
 
             async def start() -> None:
                 # the invitation becomes the board: one edit, through the interaction
+                lang = public(interaction)
                 await update(
                     interaction,
                     content=None,
-                    embed=board_embed(turn),
-                    view=board_view(turn.game),
+                    embed=board_embed(turn, lang),
+                    view=board_view(turn.game, lang=lang),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
                 try:
@@ -248,7 +273,10 @@ class ChallengeDesk:
             await show(
                 interaction,
                 lambda: update(
-                    interaction, content=None, embed=closed_embed(challenge, how), view=None
+                    interaction,
+                    content=None,
+                    embed=closed_embed(challenge, how, public(interaction)),
+                    view=None,
                 ),
             )
 
@@ -259,8 +287,9 @@ class ChallengeDesk:
                 continue
             channel = self.bot.get_partial_messageable(challenge.channel_id)
             try:
+                lang = server_language(self.bot, challenge.guild_id)
                 await channel.get_partial_message(challenge.message_id).edit(
-                    content=None, embed=closed_embed(challenge, "expired"), view=None
+                    content=None, embed=closed_embed(challenge, "expired", lang), view=None
                 )
             except discord.HTTPException as error:  # deleted, or no access
                 log.warning("could not show challenge %s as expired: %s", challenge.id, error)

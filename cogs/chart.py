@@ -10,12 +10,14 @@ which needs no display.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
 from gameflow import CurvePoint
+from i18n import ENGLISH, Language
 
 FILE_NAME = "learning-curve.png"
 # 1200 × 750 pixels: an embed shows it whole, and on a phone its text stays readable
@@ -64,7 +66,7 @@ def _style(axes, fig) -> None:
     axes.grid(color=GRID, alpha=0.6, linewidth=0.8)
 
 
-def figure(points: Sequence[CurvePoint], title: str):
+def figure(points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH):
     """The chart as a matplotlib figure (for tests to read its data back).
 
     Top: the lessons the games taught, a dot for each game that taught something, and
@@ -77,6 +79,10 @@ def figure(points: Sequence[CurvePoint], title: str):
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
+    if not drawable(lang.t("ways to beat me")):  # a language the font cannot write
+        lang = ENGLISH
+    if not drawable(title):  # that language, or a server's name the font cannot write
+        title = lang.t("How I learned")
     fig = Figure(figsize=SIZE_INCHES, dpi=DPI, facecolor=BACKGROUND)
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(1, 1))
     for axes in (top, bottom):
@@ -84,9 +90,9 @@ def figure(points: Sequence[CurvePoint], title: str):
     games = [p.games for p in points]
     top.plot(
         games, taught_by_games(points), color=LESSONS, marker="o", markersize=4, linewidth=2,
-        label="lessons from games",
+        label=lang.t("lessons from games"),
     )  # fmt: skip
-    top.set_ylabel("lessons", color=TEXT, fontsize=LABEL_SIZE)
+    top.set_ylabel(lang.t("lessons"), color=TEXT, fontsize=LABEL_SIZE)
     fig.suptitle(title, color=TEXT, fontsize=TITLE_SIZE, x=0.02, ha="left")
     before = 0
     for point in points:
@@ -94,7 +100,7 @@ def figure(points: Sequence[CurvePoint], title: str):
             for axes in (top, bottom):
                 axes.axvline(point.games, color=TRAINING, linestyle=":", linewidth=1.5)
             top.annotate(
-                f"training +{point.lessons - before:,}",
+                lang.t("training +{count}", count=point.lessons - before),
                 (point.games, 1.0),
                 xycoords=("data", "axes fraction"),
                 textcoords="offset points",
@@ -108,10 +114,20 @@ def figure(points: Sequence[CurvePoint], title: str):
     counted = [p for p in points if p.beat_x is not None]
     counted_games = [p.games for p in counted]
     highest = max((max(p.beat_x, p.beat_o) for p in counted), default=0)
-    for row, (name, values, colour) in enumerate(
+    for row, (name, unbeatable, values, colour) in enumerate(
         (
-            ("as X (first)", [p.beat_x for p in counted], AS_X),
-            ("as O (second)", [p.beat_o for p in counted], AS_O),
+            (
+                lang.t("ways to beat me as X (first)"),
+                lang.t("unbeatable as X"),
+                [p.beat_x for p in counted],
+                AS_X,
+            ),
+            (
+                lang.t("ways to beat me as O (second)"),
+                lang.t("unbeatable as O"),
+                [p.beat_o for p in counted],
+                AS_O,
+            ),
         )
     ):
         bottom.plot(
@@ -121,7 +137,7 @@ def figure(points: Sequence[CurvePoint], title: str):
             marker="o",
             markersize=4,
             linewidth=2,
-            label=f"ways to beat me {name}",
+            label=name,
         )
         span = (games[0], games[-1]) if games else (0, 1)
         for i in became_unbeatable(values):
@@ -130,7 +146,7 @@ def figure(points: Sequence[CurvePoint], title: str):
             # beside its star, one label above the other, turned inwards near the right edge
             right = span[1] > span[0] and (x - span[0]) / (span[1] - span[0]) > 0.7
             bottom.annotate(
-                f"unbeatable as {name.split()[1]}",
+                unbeatable,
                 (x, 0),
                 textcoords="offset points",
                 xytext=(-8 if right else 8, 12 + 16 * row),
@@ -140,8 +156,8 @@ def figure(points: Sequence[CurvePoint], title: str):
                 fontweight="bold",
             )
     bottom.set_ylim(-0.05 * max(highest, 4), max(highest, 4) * 1.15)
-    bottom.set_ylabel("ways to beat me", color=TEXT, fontsize=LABEL_SIZE)
-    bottom.set_xlabel("games played in this server", color=TEXT, fontsize=LABEL_SIZE)
+    bottom.set_ylabel(lang.t("ways to beat me"), color=TEXT, fontsize=LABEL_SIZE)
+    bottom.set_xlabel(lang.t("games played in this server"), color=TEXT, fontsize=LABEL_SIZE)
     # the legends above the plots, where they cover no line
     for axes in (top, bottom):
         axes.legend(
@@ -157,21 +173,39 @@ def figure(points: Sequence[CurvePoint], title: str):
     return fig
 
 
-def draw(points: Sequence[CurvePoint], title: str) -> bytes:
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """The characters the chart's font can draw."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    return frozenset(FT2Font(font_manager.findfont("DejaVu Sans")).get_charmap())
+
+
+def drawable(text: str) -> bool:
+    """Whether the chart's font can write ``text``: matplotlib's own font has Latin, Greek
+    and Cyrillic, but no Japanese (drawn as empty boxes), and the bot ships no other."""
+    glyphs = _glyphs()
+    return all(ord(c) in glyphs for c in text if not c.isspace())
+
+
+def draw(points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH) -> bytes:
     with _drawing:
         buffer = io.BytesIO()
-        figure(points, title).savefig(buffer, format="png")
+        figure(points, title, lang).savefig(buffer, format="png")
     return buffer.getvalue()
 
 
-async def curve_png(guild_id: int, points: Sequence[CurvePoint], title: str) -> bytes | None:
+async def curve_png(
+    guild_id: int, points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH
+) -> bytes | None:
     """The picture of ``points`` (``None`` with no point yet), drawn in a thread."""
     if not points:
         return None
-    key = (guild_id, title, tuple(points))
+    key = (guild_id, title, lang.code, tuple(points))
     png = _kept.get(key)
     if png is None:
-        png = await asyncio.to_thread(draw, points, title)
+        png = await asyncio.to_thread(draw, points, title, lang)
         for old in [k for k in _kept if k[0] == guild_id]:
             del _kept[old]
         _kept[key] = png

@@ -15,11 +15,14 @@ from typing import Any
 
 import discord
 
-from .replies import answer, refuse, update
+from i18n import N_, Language, Msg
+
+from .replies import answer, private, refuse, update
 
 QUESTION_SECONDS = 60
-NEEDS_MANAGE_SERVER = "You need the **Manage Server** permission to do that."
-ALREADY_ANSWERED = "That question was already answered, so this click changed nothing."
+NEEDS_MANAGE_SERVER = N_("You need the **Manage Server** permission to do that.")
+ALREADY_ANSWERED = N_("That question was already answered, so this click changed nothing.")
+CANCEL = N_("Cancel")
 
 
 def now() -> float:
@@ -29,9 +32,9 @@ def now() -> float:
 @dataclass(frozen=True)
 class Question:
     cog: str  # the cog whose on_answer handles it
-    yes_label: str
-    cancelled: str
-    expired: str
+    yes_label: Msg
+    cancelled: Msg
+    expired: Msg
     for_managers: bool = True  # the answer is checked for Manage Server again
 
 
@@ -41,27 +44,27 @@ HARMLESS = {("import", "merge")}
 QUESTIONS = {
     "reset": Question(
         "Admin",
-        "Forget everything",
-        "Cancelled: I forgot nothing.",
-        "No answer in time: I forgot nothing.",
+        N_("Forget everything"),
+        N_("Cancelled: I forgot nothing."),
+        N_("No answer in time: I forgot nothing."),
     ),
     "import": Question(
         "Admin",
-        "Import",
-        "Cancelled: nothing was imported.",
-        "No answer in time: nothing was imported.",
+        N_("Import"),
+        N_("Cancelled: nothing was imported."),
+        N_("No answer in time: nothing was imported."),
     ),
     "erase": Question(
         "Admin",
-        "Delete everything",
-        "Cancelled: nothing was deleted.",
-        "No answer in time: nothing was deleted.",
+        N_("Delete everything"),
+        N_("Cancelled: nothing was deleted."),
+        N_("No answer in time: nothing was deleted."),
     ),
     "forget": Question(
         "TicTacToe",
-        "Delete my games",
-        "Cancelled: nothing was deleted.",
-        "No answer in time: nothing was deleted.",
+        N_("Delete my games"),
+        N_("Cancelled: nothing was deleted."),
+        N_("No answer in time: nothing was deleted."),
         for_managers=False,
     ),
 }
@@ -89,7 +92,7 @@ class AnswerButton(
         super().__init__(
             discord.ui.Button(
                 custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}{about}",
-                label=QUESTIONS[kind].yes_label if yes else "Cancel",
+                label=str(QUESTIONS[kind].yes_label if yes else CANCEL),  # see Questions.ask
                 style=(
                     discord.ButtonStyle.secondary
                     if not yes
@@ -125,7 +128,7 @@ class AnswerButton(
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.asker_id:
-            await refuse(interaction, "Only the person who asked can answer this.")
+            await refuse(interaction, N_("Only the person who asked can answer this."))
             return False
         if self.question.for_managers and not interaction.permissions.manage_guild:
             await refuse(interaction, NEEDS_MANAGE_SERVER)  # it may have been taken away since
@@ -158,15 +161,16 @@ class Questions:
         """Ask privately, with the two buttons; ``keep`` is handed back on the answer (in
         this process), ``subject`` is on the buttons (see :class:`AnswerButton`)."""
         until = int(now()) + QUESTION_SECONDS
+        lang = private(interaction)
         view = discord.ui.View(timeout=None)
         for reply in ("yes", "no"):
-            view.add_item(
-                AnswerButton(kind, reply, interaction.user.id, until, interaction.id, subject)
-            )
+            button = AnswerButton(kind, reply, interaction.user.id, until, interaction.id, subject)
+            button.item.label = lang.say(QUESTIONS[kind].yes_label if reply == "yes" else CANCEL)
+            view.add_item(button)
         if keep is not None:
             self._kept[interaction.id] = keep
         await answer(interaction, private=True, content=text, view=view)
-        self._expiries[interaction.id] = asyncio.create_task(self._expire(interaction, kind))
+        self._expiries[interaction.id] = asyncio.create_task(self._expire(interaction, kind, lang))
 
     async def settle(
         self, interaction: discord.Interaction, button: AnswerButton
@@ -185,11 +189,12 @@ class Questions:
         if expiry is not None:
             expiry.cancel()
         kept = self._kept.pop(button.question_id, None)
+        lang = private(interaction)
         if button.expired:
-            await update(interaction, content=button.question.expired, view=None)
+            await update(interaction, content=lang.say(button.question.expired), view=None)
             return False, None
         if button.answer == "no":
-            await update(interaction, content=button.question.cancelled, view=None)
+            await update(interaction, content=lang.say(button.question.cancelled), view=None)
             return False, None
         return True, kept
 
@@ -199,11 +204,13 @@ class Questions:
             task.cancel()
         self._expiries.clear()
 
-    async def _expire(self, question: discord.Interaction, kind: str) -> None:
+    async def _expire(self, question: discord.Interaction, kind: str, lang: Language) -> None:
         """Show the question as expired when its time is up (while this process lives;
         after a restart, a late click is told instead)."""
         await asyncio.sleep(QUESTION_SECONDS)
         self._expiries.pop(question.id, None)
         self._kept.pop(question.id, None)
         with contextlib.suppress(discord.HTTPException):  # dismissed by the asker: fine
-            await question.edit_original_response(content=QUESTIONS[kind].expired, view=None)
+            await question.edit_original_response(
+                content=lang.say(QUESTIONS[kind].expired), view=None
+            )

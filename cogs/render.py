@@ -27,6 +27,7 @@ from gameflow import (
     Turn,
     channel_list,
 )
+from i18n import ENGLISH, N_, Language
 
 from .boards import Look, look_of
 
@@ -41,89 +42,96 @@ COLOURS = {
 NEUTRAL = 0x99AAB5
 
 
-WELCOME = (
+WELCOME = N_(
     "👋 Hello! I play **tic-tac-toe** and **Connect Four**, and I learn from every game I "
     "lose, so this server will teach me. Start with `/ttt play` or `/connect4 play`; "
     "`/ttt help` shows the rest."
 )
-HOW_I_LEARN = (
+HOW_I_LEARN = N_(
     "I know only the rules. When I lose, I remember the position that cost me the game, "
     "proven, and never walk into it again: every server teaches its own bot, until nobody "
     "here can beat me."
 )
 PLAYER_COMMANDS = (
-    ("/ttt play · /connect4 play", "a game against me in this channel (you move first)"),
-    ("/ttt move · /connect4 move", "play a cell (1-9) or a column; the board's buttons too"),
-    ("/ttt challenge · /connect4 challenge", "a game against a member; I watch and learn"),
-    ("/ttt board · /ttt resign", "show this channel's game again, or give it up"),
-    ("/ttt stats · /ttt leaderboard", "the server's record and yours, and who taught me most"),
-    ("/ttt brain", "privately, what I know about a position"),
-    ("/ttt forget-me", "delete your games and records in this server"),
+    ("/ttt play · /connect4 play", N_("a game against me in this channel (you move first)")),
+    (
+        "/ttt move · /connect4 move",
+        N_("play a cell (1-9) or a column; the board's buttons too"),
+    ),
+    (
+        "/ttt challenge · /connect4 challenge",
+        N_("a game against a member; I watch and learn"),
+    ),
+    ("/ttt board · /ttt resign", N_("show this channel's game again, or give it up")),
+    (
+        "/ttt stats · /ttt leaderboard",
+        N_("the server's record and yours, and who taught me most"),
+    ),
+    ("/ttt brain", N_("privately, what I know about a position")),
+    ("/ttt forget-me", N_("delete your games and records in this server")),
 )
 ADMIN_COMMANDS = (
-    ("/ttt-admin settings", "where games may start, and the idle timeout"),
-    ("/ttt-admin train", "train me against a practice opponent while games go on"),
-    ("/ttt-admin export · import", "move my memory between servers, proof-checked"),
-    ("/ttt-admin reset · end-game", "forget what I learned, or end a stuck game"),
+    ("/ttt-admin settings", N_("where games may start, and the idle timeout")),
+    ("/ttt-admin train", N_("train me against a practice opponent while games go on")),
+    ("/ttt-admin export · import", N_("move my memory between servers, proof-checked")),
+    ("/ttt-admin reset · end-game", N_("forget what I learned, or end a stuck game")),
+    ("/ttt-admin delete-server-data", N_("delete everything I keep about this server, now")),
 )
 
 
-def help_embed(*, admin: bool) -> discord.Embed:
+def help_embed(*, admin: bool, lang: Language = ENGLISH) -> discord.Embed:
     """The private guide of ``/ttt help``: how the bot learns, and the commands the person
     may use (server managers also see theirs)."""
-    embed = discord.Embed(title="How to play me", description=HOW_I_LEARN, colour=NEUTRAL)
+    embed = discord.Embed(
+        title=lang.t("How to play me"), description=lang.say(HOW_I_LEARN), colour=NEUTRAL
+    )
     embed.add_field(
-        name="Commands",
-        value="\n".join(f"`{name}`: {what}" for name, what in PLAYER_COMMANDS),
+        name=lang.t("Commands"),
+        value="\n".join(f"`{name}`: {lang.say(what)}" for name, what in PLAYER_COMMANDS),
         inline=False,
     )
     if admin:
         embed.add_field(
-            name="For server managers",
-            value="\n".join(f"`{name}`: {what}" for name, what in ADMIN_COMMANDS),
+            name=lang.t("For server managers"),
+            value="\n".join(f"`{name}`: {lang.say(what)}" for name, what in ADMIN_COMMANDS),
             inline=False,
         )
-    embed.set_footer(text="Only you can see this.")
+    embed.set_footer(text=lang.t("Only you can see this."))
     return embed
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'s' * (count != 1)}"
-
-
-def duration_text(seconds: float) -> str:
+def duration_text(seconds: float, lang: Language = ENGLISH) -> str:
     """A span in people's words: "under a second", "30 seconds", "1 minute", "2.5 minutes"."""
     if seconds < 1:
-        return "under a second"
+        return lang.t("under a second")
     if seconds < 60:
-        return plural(round(seconds), "second")
+        return lang.tn("{count} second", "{count} seconds", round(seconds))
     minutes = round(seconds / 60, 1)
     if minutes == int(minutes):
-        return plural(int(minutes), "minute")
-    return f"{minutes:g} minutes"
+        return lang.tn("{count} minute", "{count} minutes", int(minutes))
+    return lang.t("{minutes} minutes", minutes=minutes)
 
 
-def describe_lesson(lesson: Lesson, bot_mark: Mark | None, look: Look | None = None) -> str:
+def describe_lesson(
+    lesson: Lesson, bot_mark: Mark | None, look: Look | None = None, lang: Language = ENGLISH
+) -> str:
     """One lesson in words: from the bot's side in a game against it (``bot_mark``), as
     a watcher's note in a game between members (``None``)."""
     look = look or look_of(TICTACTOE)
     where = look.where(lesson.cell)
     if bot_mark is None:
-        verdict = "wins" if lesson.outcome is WIN else "loses"
-        return f"{look.mark(lesson.player)} on {where} there {verdict}; I'll remember it."
+        mark = look.mark(lesson.player)
+        if lesson.outcome is WIN:
+            return lang.t("{mark} on {where} there wins; I'll remember it.", mark=mark, where=where)
+        return lang.t("{mark} on {where} there loses; I'll remember it.", mark=mark, where=where)
     if lesson.player is bot_mark:
-        if lesson.outcome is LOSS:
-            return f"I won't {look.my_play.format(where=where)} in that position again: it loses."
-        return f"{look.a_play.format(where=where)} there wins; I'll do it again."
-    if lesson.outcome is WIN:
-        return (
-            f"{look.your_play.format(where=where)} there wins; I'll remember it when I play "
-            "your side."
-        )
-    return f"{look.your_play.format(where=where)} there loses; I'll remember it too."
+        told = "bot_loses" if lesson.outcome is LOSS else "bot_wins"
+    else:
+        told = "you_win" if lesson.outcome is WIN else "you_lose"
+    return lang.say(look.lessons[told]).format(where=lang.say(where))
 
 
-def lesson_text(turn: Turn) -> str | None:
+def lesson_text(turn: Turn, lang: Language = ENGLISH) -> str | None:
     """What the bot learned, in a player's words: its own mistakes first, at most three.
     After a game between members played to the end, it says so even if nothing was new."""
     game = turn.game
@@ -131,14 +139,18 @@ def lesson_text(turn: Turn) -> str | None:
     bot = game.bot_mark if game.vs_bot else None
     if not turn.lessons:
         if not game.vs_bot and game.result in PLAYED_OUT:
-            return "Nothing new: I knew all of that already."
+            return lang.t("Nothing new: I knew all of that already.")
         return None
     ordered = sorted(turn.lessons, key=lambda ls: (ls.player is not bot, ls.outcome is WIN))
-    lines = [describe_lesson(lesson, bot, look) for lesson in ordered[:3]]
+    lines = [describe_lesson(lesson, bot, look, lang) for lesson in ordered[:3]]
     more = len(turn.lessons) - len(lines)
     if more > 0:
-        lines.append(f"…and {more} more lesson{'s' if more > 1 else ''}.")
+        lines.append(lang.tn("…and {count} more lesson.", "…and {count} more lessons.", more))
     return "\n".join(lines)
+
+
+def mention(user_id: int | None) -> str:
+    return f"<@{user_id}>"
 
 
 def players_text(game: Game) -> str:
@@ -148,66 +160,103 @@ def players_text(game: Game) -> str:
     return f"{look.mark(Mark.X)} <@{x}> vs {look.mark(Mark.O)} <@{o}>"
 
 
-def member_status_text(game: Game) -> str:
+def member_status_text(game: Game, lang: Language = ENGLISH) -> str:
     look = look_of(game.kind)
     if game.result == "running":
         mark = game.board.turn
-        return f"Your turn, <@{game.member_playing(mark)}> ({look.mark(mark)}): {look.prompt}."
+        return lang.t(
+            "Your turn, {player} ({mark}): {prompt}.",
+            player=mention(game.member_playing(mark)),
+            mark=look.mark(mark),
+            prompt=look.prompt,
+        )
     winner = game.winner_id
     if game.result == "resigned":
-        return f"<@{game.ended_by}> resigned: <@{winner}> wins."
+        return lang.t(
+            "{player} resigned: {winner} wins.",
+            player=mention(game.ended_by),
+            winner=mention(winner),
+        )
     if winner is not None:
-        return f"🎉 <@{winner}> ({look.mark(game.mark_of(winner))}) wins!"
-    return "It's a draw." if game.result == "draw" else abandoned_text(game)
+        return lang.t(
+            "🎉 {winner} ({mark}) wins!",
+            winner=mention(winner),
+            mark=look.mark(game.mark_of(winner)),
+        )
+    return lang.t("It's a draw.") if game.result == "draw" else abandoned_text(game, lang)
 
 
-def abandoned_text(game: Game) -> str:
+def abandoned_text(game: Game, lang: Language = ENGLISH) -> str:
     if game.ended_by:
-        return f"🛑 Ended by <@{game.ended_by}>, a moderator. Nothing was learned from it."
-    return "⌛ Abandoned: no move for a while. Nothing was learned from it."
+        return lang.t(
+            "🛑 Ended by {moderator}, a moderator. Nothing was learned from it.",
+            moderator=mention(game.ended_by),
+        )
+    return lang.t("⌛ Abandoned: no move for a while. Nothing was learned from it.")
 
 
-def status_text(game: Game, turn: Turn | None = None) -> str:
+def status_text(game: Game, turn: Turn | None = None, lang: Language = ENGLISH) -> str:
     if not game.vs_bot:
-        return member_status_text(game)
-    player = f"<@{game.player_id}>"
+        return member_status_text(game, lang)
+    player = mention(game.player_id)
     look = look_of(game.kind)
     if game.result == "running":
-        moved = ""
+        your_turn = lang.t(
+            "Your turn, {player} ({mark}): {prompt}.",
+            player=player,
+            mark=look.mark(game.player_mark),
+            prompt=look.prompt,
+        )
         if turn is not None and turn.bot_cell is not None:
-            moved = f"{look.played(turn.bot_cell)} "
-        return f"{moved}Your turn, {player} ({look.mark(game.player_mark)}): {look.prompt}."
-    return {
-        "player_won": f"🎉 {player} wins! I'll learn from this.",
-        "bot_won": f"I win! Better luck next time, {player}.",
-        "draw": "It's a draw.",
-        "resigned": f"{player} resigned. I win.",
-        "abandoned": abandoned_text(game),
-    }[game.result]
+            return f"{lang.say(look.played(turn.bot_cell))} {your_turn}"
+        return your_turn
+    if game.result == "player_won":
+        return lang.t("🎉 {player} wins! I'll learn from this.", player=player)
+    if game.result == "bot_won":
+        return lang.t("I win! Better luck next time, {player}.", player=player)
+    if game.result == "draw":
+        return lang.t("It's a draw.")
+    if game.result == "resigned":
+        return lang.t("{player} resigned. I win.", player=player)
+    return abandoned_text(game, lang)
 
 
-def board_embed(turn: Turn) -> discord.Embed:
+LEVEL_NAMES = {"learning": N_("learning"), "medium": N_("medium"), "easy": N_("easy")}
+
+
+def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     game = turn.game
     look = look_of(game.kind)
     if game.vs_bot:
-        title = f"{look.mark(game.player_mark)} you vs me {look.mark(game.bot_mark)}"
+        you, me = look.mark(game.player_mark), look.mark(game.bot_mark)
         if game.level != "learning":  # an easier bot, said on its board
-            title += f" · {game.level} level"
-        status = status_text(game, turn)
+            title = lang.t(
+                "{you} you vs me {me} · {level} level",
+                you=you,
+                me=me,
+                level=LEVEL_NAMES[game.level],
+            )
+        else:
+            title = lang.t("{you} you vs me {me}", you=you, me=me)
+        status = status_text(game, turn, lang)
     else:
-        title = "between members, watched by me"
-        status = f"{players_text(game)}\n{status_text(game)}"
+        title = lang.t("between members, watched by me")
+        status = f"{players_text(game)}\n{status_text(game, lang=lang)}"
     embed = discord.Embed(
-        title=f"{look.game.title}: {title}",
+        title=f"{lang.say(look.title)}: {title}",
         description=f"{look.rows(game.board.code)}\n\n{status}",
         colour=COLOURS.get(game.result, NEUTRAL),
     )
-    learned = lesson_text(turn)
+    learned = lesson_text(turn, lang)
     if learned:
-        name = "What I learned" if game.vs_bot else "I watched and learned"
+        name = lang.t("What I learned") if game.vs_bot else lang.t("I watched and learned")
         embed.add_field(name=name, value=learned, inline=False)
     embed.set_footer(
-        text=f"I know {turn.memory_size} lesson{'s' * (turn.memory_size != 1)} in this server."
+        text=lang.tn(
+            "I know {count} lesson in this server.",
+            "I know {count} lessons in this server.",
+            turn.memory_size,
+        )
     )
     return embed
 
@@ -243,13 +292,14 @@ class BoardView(discord.ui.View):
         return self._rows
 
 
-def board_view(game: Game, *, frozen: bool = False) -> BoardView:
+def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) -> BoardView:
     """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
     ``frozen`` disables them all, for a board that is no longer current."""
     prefix = f"ttt:{game.id}:{game.ply}:"
     rows = look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
     if not game.running and not frozen:  # a finished board offers to play again
-        rows.append({"type": 1, "components": [{**REMATCH, "custom_id": f"ttt-rematch:{game.id}"}]})
+        rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
+        rows.append({"type": 1, "components": [rematch]})
     return BoardView(rows)
 
 
@@ -257,46 +307,75 @@ REMATCH = {
     "type": 2,
     "style": discord.ButtonStyle.primary.value,
     "disabled": False,
-    "label": "Rematch",
+    "label": "Rematch",  # said in the reader's language by board_view
 }
 
 
-def record_text(record: Record) -> str:
+def record_text(record: Record, lang: Language = ENGLISH) -> str:
     """How games against the bot went, from its side: "I won 2, lost 1, drew 0"."""
-    text = f"I won {record.bot_wins}, lost {record.bot_losses}, drew {record.draws}"
+    text = lang.t(
+        "I won {won}, lost {lost}, drew {drawn}",
+        won=record.bot_wins,
+        lost=record.bot_losses,
+        drawn=record.draws,
+    )
     if record.unfinished:
-        text += f"; {record.unfinished} abandoned"
+        text += lang.t("; {count} abandoned", count=record.unfinished)
     return text
 
 
-def games_text(record: Record) -> str:
-    return f"**{plural(record.games, 'game')}** against me: {record_text(record)}"
+def games_text(record: Record, lang: Language = ENGLISH) -> str:
+    return lang.tn(
+        "**{count} game** against me: {record}",
+        "**{count} games** against me: {record}",
+        record.games,
+        record=record_text(record, lang),
+    )
 
 
-def forgotten_text(record: Record, with_members: MemberRecord) -> str:
+def forgotten_text(record: Record, with_members: MemberRecord, lang: Language = ENGLISH) -> str:
     """What forget-me deletes: games against the bot, and the member's side of games
     with other members (those stay the other member's)."""
-    text = f"{plural(record.games, 'finished game')} against me in this server"
+    text = lang.tn(
+        "{count} finished game against me in this server",
+        "{count} finished games against me in this server",
+        record.games,
+    )
     if record.games:
-        text += f" ({record_text(record)})"
+        text += f" ({record_text(record, lang)})"
     if with_members.games:
-        text += (
-            f", and your name from {plural(with_members.games, 'game')} with other members"
-            " (they stay in the other member's record)"
+        text += lang.tn(
+            ", and your name from {count} game with other members (they stay in the other "
+            "member's record)",
+            ", and your name from {count} games with other members (they stay in the other "
+            "member's record)",
+            with_members.games,
         )
     return text
 
 
-def member_games_text(record: MemberRecord, *, server: bool) -> str:
+def member_games_text(record: MemberRecord, *, server: bool, lang: Language = ENGLISH) -> str:
     """Games between members: for a server, how many were won or drawn; for a member,
     how they went for them."""
     if server:
-        parts = [f"{record.won:,} with a winner", f"{record.drawn:,} drawn"]
+        parts = [
+            lang.t("{count} with a winner", count=record.won),
+            lang.t("{count} drawn", count=record.drawn),
+        ]
     else:
-        parts = [f"won {record.won:,}", f"lost {record.lost:,}", f"drew {record.drawn:,}"]
+        parts = [
+            lang.t("won {count}", count=record.won),
+            lang.t("lost {count}", count=record.lost),
+            lang.t("drew {count}", count=record.drawn),
+        ]
     if record.unfinished:
-        parts.append(f"{record.unfinished:,} abandoned")
-    return f"**{plural(record.games, 'game')}** between members: {', '.join(parts)}"
+        parts.append(lang.t("{count} abandoned", count=record.unfinished))
+    return lang.tn(
+        "**{count} game** between members: {parts}",
+        "**{count} games** between members: {parts}",
+        record.games,
+        parts=", ".join(parts),
+    )
 
 
 def stats_embed(
@@ -306,78 +385,88 @@ def stats_embed(
     game: str = TICTACTOE,
     *,
     asker_id: int | None = None,
+    lang: Language = ENGLISH,
 ) -> discord.Embed:
     """The server's figures and ``player``'s (the asker's own: "You"; another member's,
     by their name)."""
 
     def beatable(v) -> str:
         if not v.beatable:
-            return "✅ unbeatable"
-        return f"still beatable: {plural(v.losing_lines, 'way')} to beat me"
+            return lang.t("✅ unbeatable")
+        return lang.tn(
+            "still beatable: {count} way to beat me",
+            "still beatable: {count} ways to beat me",
+            v.losing_lines,
+        )
 
     look = look_of(game)
-    embed = discord.Embed(title=f"{look.game.title} in {guild_name}", colour=NEUTRAL)
+    embed = discord.Embed(
+        title=lang.t("{game} in {server}", game=look.title, server=guild_name), colour=NEUTRAL
+    )
     embed.add_field(
-        name="This server",
-        value=f"{games_text(stats.server)}\n"
-        f"{member_games_text(stats.between_members, server=True)}",
+        name=lang.t("This server"),
+        value=f"{games_text(stats.server, lang)}\n"
+        f"{member_games_text(stats.between_members, server=True, lang=lang)}",
         inline=False,
     )
     levels = ""
     if set(stats.player_levels) - {"learning"}:  # their record at each level they played
         levels = "\n" + " · ".join(
-            f"{level}: {record_text(record)}"
+            f"{lang.say(LEVEL_NAMES[level])}: {record_text(record, lang)}"
             for level, record in sorted(
                 stats.player_levels.items(), key=lambda item: list(LEVELS).index(item[0])
             )
         )
     embed.add_field(
         name=(
-            f"You ({player.display_name})" if asker_id in (None, player.id) else player.display_name
+            lang.t("You ({name})", name=player.display_name)
+            if asker_id in (None, player.id)
+            else player.display_name
         ),
-        value=f"{games_text(stats.player)}{levels}\n"
-        f"{member_games_text(stats.player_with_members, server=False)}",
+        value=f"{games_text(stats.player, lang)}{levels}\n"
+        f"{member_games_text(stats.player_with_members, server=False, lang=lang)}",
         inline=False,
     )
-    embed.add_field(name="Lessons learned", value=str(stats.facts), inline=True)
+    embed.add_field(name=lang.t("Lessons learned"), value=lang.number(stats.facts), inline=True)
     embed.add_field(
-        name=f"Playing {look.mark(Mark.X)} (first)",
+        name=lang.t("Playing {mark} (first)", mark=look.mark(Mark.X)),
         value=beatable(stats.beatable_as_x),
         inline=True,
     )
     embed.add_field(
-        name=f"Playing {look.mark(Mark.O)} (second)",
+        name=lang.t("Playing {mark} (second)", mark=look.mark(Mark.O)),
         value=beatable(stats.beatable_as_o),
         inline=True,
     )
     return embed
 
 
-def ways_to_beat(lines: int) -> str:
-    return "none: unbeatable ✅" if lines == 0 else f"{lines:,}"
-
-
-def brain_change_text(before: BrainFigures, after: BrainFigures, game: str = TICTACTOE) -> str:
+def brain_change_text(
+    before: BrainFigures, after: BrainFigures, game: str = TICTACTOE, lang: Language = ENGLISH
+) -> str:
     """Lessons and ways to beat the bot, before → after."""
     look = look_of(game)
 
-    def row(name: str, old: int, new: int, shown=lambda n: f"{n:,}") -> str:
+    def ways(lines: int) -> str:
+        return lang.t("none: unbeatable ✅") if lines == 0 else lang.number(lines)
+
+    def row(name: str, old: int, new: int, shown=lang.number) -> str:
         return f"{name}: {shown(old)} → **{shown(new)}**"
 
     return "\n".join(
         (
-            row("Lessons", before.lessons, after.lessons),
+            row(lang.t("Lessons"), before.lessons, after.lessons),
             row(
-                f"Ways to beat me as {look.mark(Mark.X)}",
+                lang.t("Ways to beat me as {mark}", mark=look.mark(Mark.X)),
                 before.ways_to_beat_as_x,
                 after.ways_to_beat_as_x,
-                ways_to_beat,
+                ways,
             ),
             row(
-                f"Ways to beat me as {look.mark(Mark.O)}",
+                lang.t("Ways to beat me as {mark}", mark=look.mark(Mark.O)),
                 before.ways_to_beat_as_o,
                 after.ways_to_beat_as_o,
-                ways_to_beat,
+                ways,
             ),
         )
     )
@@ -392,85 +481,129 @@ def memory_file_name(guild_name: str, day: datetime.date, game: str = TICTACTOE)
 
 
 def settings_embed(
-    settings: GuildSettings, timeout_seconds: float, guild_name: str
+    settings: GuildSettings, timeout_seconds: float, guild_name: str, lang: Language = ENGLISH
 ) -> discord.Embed:
-    embed = discord.Embed(title=f"Tic-tac-toe settings in {guild_name}", colour=NEUTRAL)
-    timeout = duration_text(timeout_seconds)
+    embed = discord.Embed(
+        title=lang.t("Tic-tac-toe settings in {server}", server=guild_name), colour=NEUTRAL
+    )
+    timeout = duration_text(timeout_seconds, lang)
     if settings.timeout_minutes is None:
-        timeout += " (the bot's default)"
-    embed.add_field(name="A game without a move is abandoned after", value=timeout, inline=False)
+        timeout = lang.t("{timeout} (the bot's default)", timeout=timeout)
+    embed.add_field(
+        name=lang.t("A game without a move is abandoned after"), value=timeout, inline=False
+    )
     channels = settings.play_channels
     embed.add_field(
-        name="Games may start in",
-        value="every channel" if channels is None else channel_list(channels),
+        name=lang.t("Games may start in"),
+        value=lang.t("every channel") if channels is None else channel_list(channels),
         inline=False,
     )
     embed.set_footer(
-        text="Change them with the options of /ttt-admin settings: timeout, allow_channel, "
-        "disallow_channel, every_channel."
+        text=lang.t(
+            "Change them with the options of /ttt-admin settings: timeout, allow_channel, "
+            "disallow_channel, every_channel."
+        )
     )
     return embed
 
 
 OPPONENT_NAMES = {
-    "random": "a random player",
-    "self": "myself",
-    "teacher": "a teacher who plays the lines that beat me",
+    "random": N_("a random player"),
+    "self": N_("myself"),
+    "teacher": N_("a teacher who plays the lines that beat me"),
 }
 TRAINING_COLOURS = {"running": 0x5865F2, "done": 0x57F287, "cancelled": 0xFEE75C}
 
 
-def progress_bar(done: int, total: int, width: int = 20) -> str:
+def progress_bar(done: int, total: int, lang: Language = ENGLISH, width: int = 20) -> str:
     filled = round(width * done / total) if total else width
-    return f"{'█' * filled}{'░' * (width - filled)} {100 * done // max(total, 1)}%"
+    percent = lang.t("{percent}%", percent=100 * done // max(total, 1))
+    return f"{'█' * filled}{'░' * (width - filled)} {percent}"
 
 
-def training_embed(progress: TrainingProgress) -> discord.Embed:
+def training_embed(progress: TrainingProgress, lang: Language = ENGLISH) -> discord.Embed:
     """The live progress of a training, and what it changed once it has ended."""
     p = progress
+    figures = lang.t(
+        "{played} / {games} games · {speed} games/s",
+        played=p.played,
+        games=p.games,
+        speed=round(p.games_per_second),
+    )
+    if p.state == "running" and p.seconds_left is not None:
+        figures += lang.t(" · about {time} left", time=duration_text(max(1, p.seconds_left), lang))
     lines = [
-        progress_bar(p.played, p.games),
-        f"{p.played:,} / {p.games:,} games · {p.games_per_second:,.0f} games/s"
-        + (
-            f" · about {duration_text(max(1, p.seconds_left))} left"
-            if p.state == "running" and p.seconds_left is not None
-            else ""
-        ),
-        f"Lessons learned so far (saved): **{p.learned:,}**"
+        progress_bar(p.played, p.games, lang),
+        figures,
+        lang.t("Lessons learned so far (saved): **{count}**", count=p.learned)
         if p.state == "running"
-        else f"Lessons learned (saved): **{p.learned:,}**",
+        else lang.t("Lessons learned (saved): **{count}**", count=p.learned),
     ]
     if p.state == "done":
-        lines.insert(0, f"✅ Done: {p.games:,} games in {duration_text(p.seconds)}.")
+        lines.insert(
+            0,
+            lang.t(
+                "✅ Done: {games} games in {time}.",
+                games=p.games,
+                time=duration_text(p.seconds, lang),
+            ),
+        )
     elif p.state == "cancelled":
-        lines.insert(0, f"⏹️ Cancelled by <@{p.ended_by}> after {p.played:,} games.")
+        lines.insert(
+            0,
+            lang.t(
+                "⏹️ Cancelled by {admin} after {played} games.",
+                admin=mention(p.ended_by),
+                played=p.played,
+            ),
+        )
     elif p.state == "failed":
-        lines.insert(0, f"⚠️ The training stopped ({p.error}). What it learned is saved.")
+        # the reason is the worker's own words, in English: a log line more than a sentence
+        lines.insert(
+            0,
+            lang.t(
+                "⚠️ The training stopped ({reason}). What it learned is saved.",
+                reason=str(p.error),
+            ),
+        )
     if p.after is not None:
-        lines += ["", brain_change_text(p.before, p.after, p.game)]
-    game = "" if p.game == TICTACTOE else f" at {look_of(p.game).game.title}"
+        lines += ["", brain_change_text(p.before, p.after, p.game, lang)]
+    opponent = OPPONENT_NAMES[p.opponent]
     embed = discord.Embed(
-        title=f"🏋️ Training{game} against {OPPONENT_NAMES[p.opponent]}",
+        title=lang.t("🏋️ Training against {opponent}", opponent=opponent)
+        if p.game == TICTACTOE
+        else lang.t(
+            "🏋️ Training at {game} against {opponent}",
+            game=look_of(p.game).title,
+            opponent=opponent,
+        ),
         description="\n".join(lines),
         colour=TRAINING_COLOURS.get(p.state, NEUTRAL),
     )
     if p.state == "running":
         embed.set_footer(
-            text="Games go on meanwhile. Any admin can cancel; what I learned is kept."
+            text=lang.t("Games go on meanwhile. Any admin can cancel; what I learned is kept.")
         )
     return embed
 
 
-def interrupted_training_embed(run: TrainingRecord) -> discord.Embed:
+def interrupted_training_embed(run: TrainingRecord, lang: Language = ENGLISH) -> discord.Embed:
     return discord.Embed(
-        title=f"🏋️ Training against {OPPONENT_NAMES[run.opponent]}",
-        description=f"⚠️ Interrupted by a restart after {run.played:,} of {run.games:,} games. "
-        f"The {plural(run.learned, 'lesson')} it had saved stay{'s' * (run.learned == 1)}.",
+        title=lang.t("🏋️ Training against {opponent}", opponent=OPPONENT_NAMES[run.opponent]),
+        description=lang.tn(
+            "⚠️ Interrupted by a restart after {played} of {games} games. The {count} lesson "
+            "it had saved stays.",
+            "⚠️ Interrupted by a restart after {played} of {games} games. The {count} lessons "
+            "it had saved stay.",
+            run.learned,
+            played=run.played,
+            games=run.games,
+        ),
         colour=NEUTRAL,
     )
 
 
-def brain_embed(view: BrainView, title: str) -> discord.Embed:
+def brain_embed(view: BrainView, title: str, lang: Language = ENGLISH) -> discord.Embed:
     """A position as the memory sees it: each legal move a proven win, a proven loss or
     unknown for the player to move, and the move the bot would play there."""
     board = view.board
@@ -479,34 +612,38 @@ def brain_embed(view: BrainView, title: str) -> discord.Embed:
 
     def moves(outcome) -> str:
         found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
-        return ", ".join(found) or "none"
+        return ", ".join(found) or lang.t("none")
 
-    legend = (
-        f"🟩 proven win: {moves(WIN)}\n🟥 proven loss: {moves(LOSS)}\n⬜ unknown: {moves(None)}"
+    legend = lang.t(
+        "🟩 proven win: {wins}\n🟥 proven loss: {losses}\n⬜ unknown: {unknown}",
+        wins=moves(WIN),
+        losses=moves(LOSS),
+        unknown=moves(None),
     )
-    mover = look.mark(board.turn)
-    embed = discord.Embed(
-        title=title,
-        description=f"{rows}\n\nFor {mover}, the player to move:\n{legend}\n\n"
-        f"I would play **{look.short(view.choice)}** here: {view.why}.",
-        colour=NEUTRAL,
+    explained = lang.t(
+        "For {mark}, the player to move:\n{legend}\n\nI would play **{move}** here: {why}.",
+        mark=look.mark(board.turn),
+        legend=legend,
+        move=look.short(view.choice),
+        why=view.why,
     )
-    embed.set_footer(text=look.brain_footer)
+    embed = discord.Embed(title=title, description=f"{rows}\n\n{explained}", colour=NEUTRAL)
+    embed.set_footer(text=lang.say(look.brain_footer))
     return embed
 
 
 LEADERBOARD_TITLES = {
-    "lessons": "lessons taught",
-    "wins": "wins against me",
-    "games": "games played",
+    "lessons": N_("lessons taught"),
+    "wins": N_("wins against me"),
+    "games": N_("games played"),
 }
 
 
-def standing_line(row: Standing, by: str) -> str:
+def standing_line(row: Standing, by: str, lang: Language = ENGLISH) -> str:
     figures = {
-        "lessons": plural(row.lessons, "lesson"),
-        "wins": plural(row.wins, "win"),
-        "games": plural(row.games, "game"),
+        "lessons": lang.tn("{count} lesson", "{count} lessons", row.lessons),
+        "wins": lang.tn("{count} win", "{count} wins", row.wins),
+        "games": lang.tn("{count} game", "{count} games", row.games),
     }
     first = figures.pop(by)
     return f"**{row.place}.** <@{row.player_id}>: **{first}** · {' · '.join(figures.values())}"
@@ -519,24 +656,35 @@ def leaderboard_embed(
     guild_name: str,
     player_id: int,
     game: str = TICTACTOE,
+    lang: Language = ENGLISH,
 ) -> discord.Embed:
     """The top 10, and the caller's own line below when they are not in it. Members are
     shown as mentions (names, for whoever can see them), and nobody is pinged."""
     command = COMMANDS[game]
-    lines = [standing_line(row, by) for row in top] or [
-        f"Nobody yet. Play `{command} play`: every game I lose teaches me something."
+    lines = [standing_line(row, by, lang) for row in top] or [
+        lang.t(
+            "Nobody yet. Play `{command} play`: every game I lose teaches me something.",
+            command=command,
+        )
     ]
     if own is not None and all(row.player_id != player_id for row in top):
-        lines += ["…", standing_line(own, by)]
+        lines += ["…", standing_line(own, by, lang)]
     elif own is None:
-        lines += ["", f"You are not on it yet: no {LEADERBOARD_TITLES[by]} so far."]
-    title = f"🏆 {guild_name}: {LEADERBOARD_TITLES[by]}"
-    if game != TICTACTOE:
-        title += f" at {look_of(game).game.title}"
-    embed = discord.Embed(
-        title=title,
-        description="\n".join(lines),
-        colour=NEUTRAL,
+        lines += [
+            "",
+            lang.t("You are not on it yet: no {what} so far.", what=LEADERBOARD_TITLES[by]),
+        ]
+    ranking = LEADERBOARD_TITLES[by]
+    title = (
+        lang.t("🏆 {server}: {ranking}", server=guild_name, ranking=ranking)
+        if game == TICTACTOE
+        else lang.t(
+            "🏆 {server}: {ranking} at {game}",
+            server=guild_name,
+            ranking=ranking,
+            game=look_of(game).title,
+        )
     )
-    embed.set_footer(text="Ties go to whoever got there first.")
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=NEUTRAL)
+    embed.set_footer(text=lang.t("Ties go to whoever got there first."))
     return embed

@@ -17,6 +17,7 @@ import discord
 
 from gameflow import GameError
 from gameflow.errors import DATABASE_UNREACHABLE, StoreUnavailableError
+from i18n import N_, Language, Msg, language
 
 log = logging.getLogger(__name__)
 
@@ -24,21 +25,47 @@ T = TypeVar("T")
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
 
-NOTHING_CHANGED = "Something went wrong on my side, and nothing was changed. Please try again."
+NOTHING_CHANGED = N_("Something went wrong on my side, and nothing was changed. Please try again.")
+
+
+def private(interaction: discord.Interaction) -> Language:
+    """The language of an answer only the person sees: theirs."""
+    return language(interaction.locale)
+
+
+def public(interaction: discord.Interaction) -> Language:
+    """The language of a message the channel sees: the server's (outside a server, the
+    person's)."""
+    if interaction.guild_id is None:
+        return language(interaction.locale)
+    return language(interaction.guild_locale)
+
+
+def server_language(client: discord.Client, guild_id: int | None) -> Language:
+    """The language of a message the bot posts on its own (a timeout, a training after a
+    restart): the server's, as the bot knows it."""
+    guild = client.get_guild(guild_id) if guild_id is not None else None
+    return language(guild.preferred_locale if guild is not None else None)
 
 
 class Refusal(discord.app_commands.AppCommandError):
     """A command refused before it ran (an option it cannot take); the message says what
     to do instead, privately, and nothing changed."""
 
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
 
-SAVED_NOT_SHOWN = (
+
+SAVED_NOT_SHOWN = N_(
     "That went through and is saved, but I couldn't show the board. `/ttt board` shows it."
 )
 
 
-async def refuse(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, or as privately as Discord still allows; nothing has changed."""
+async def refuse(interaction: discord.Interaction, message: Msg | str) -> None:
+    """Answer privately, in the person's language, or as privately as Discord still
+    allows; nothing has changed."""
+    text = private(interaction).say(message)
     response = interaction.response
     if not response.is_done():
         await response.send_message(text, ephemeral=True)
@@ -70,7 +97,7 @@ async def in_time(
         return await request
     except GameError as error:
         await _settle(timer, deferring)
-        await refuse(interaction, str(error))
+        await refuse(interaction, error.message)
     except StoreUnavailableError:  # logged once per outage, by the store
         await _settle(timer, deferring)
         await _apologise(interaction, DATABASE_UNREACHABLE)
@@ -130,8 +157,8 @@ async def _defer(interaction: discord.Interaction, private: bool) -> None:
         await interaction.response.defer(thinking=True, ephemeral=private)
 
 
-async def _apologise(interaction: discord.Interaction, text: str) -> None:
+async def _apologise(interaction: discord.Interaction, message: Msg) -> None:
     try:
-        await refuse(interaction, text)
+        await refuse(interaction, message)
     except (discord.HTTPException, RuntimeError):  # gone, or the bot is closing: logged above
         log.warning("could not deliver the apology for interaction %s", interaction.id)

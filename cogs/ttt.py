@@ -20,6 +20,8 @@ from discord.ext import commands, tasks
 
 from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
 from gameflow.brain import EXAMPLES
+from gameflow.service import no_game_here
+from i18n import N_, Language, Msg, language
 
 from . import chart
 from .boards import look_of
@@ -37,7 +39,7 @@ from .render import (
     leaderboard_embed,
     stats_embed,
 )
-from .replies import answer, in_time, refuse, show, update
+from .replies import answer, in_time, private, public, refuse, server_language, show, update
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,7 @@ class RematchButton(
     so it works after a restart."""
 
     def __init__(self, game_id: int) -> None:
+        # the label is only what discord.py needs to route a click: boards draw their own
         super().__init__(discord.ui.Button(custom_id=f"ttt-rematch:{game_id}", label="Rematch"))
         self.game_id = game_id
 
@@ -133,7 +136,10 @@ class TicTacToe(
         A slash command must be answered anyway, so answering with the board costs one
         call (the message id comes back with it); the deletion is the second and last.
         """
-        message_id = await answer(interaction, embed=board_embed(turn), view=board_view(turn.game))
+        lang = public(interaction)
+        message_id = await answer(
+            interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
+        )
         old_message_id = turn.game.message_id
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
@@ -153,9 +159,10 @@ class TicTacToe(
         if turn.game.message_id is None:
             return
         channel = self.bot.get_partial_messageable(turn.game.channel_id)
+        lang = server_language(self.bot, turn.game.guild_id)
         try:
             await channel.get_partial_message(turn.game.message_id).edit(
-                embed=board_embed(turn), view=board_view(turn.game)
+                embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
             )
         except discord.HTTPException as error:  # deleted, or no access: the game is over
             log.warning("could not update board message %s: %s", turn.game.message_id, error)
@@ -169,8 +176,11 @@ class TicTacToe(
         if wait:
             await refuse(
                 interaction,
-                f"You're posting a lot in this channel: try again in {duration_text(wait)}. "
-                "Moves and the board's buttons are never limited.",
+                N_(
+                    "You're posting a lot in this channel: try again in {time}. Moves and the "
+                    "board's buttons are never limited.",
+                    time=duration_text(wait, private(interaction)),
+                ),
             )
         return not wait
 
@@ -213,9 +223,10 @@ class TicTacToe(
         ):
             return []
         look = look_of(game.kind)
+        lang = private(interaction)
         typed = str(current).strip()  # Discord sends what is typed in a number option as a number
         return [
-            app_commands.Choice(name=f"{c + 1}: {look.where(c)}", value=c + 1)
+            app_commands.Choice(name=f"{c + 1}: {lang.say(look.where(c))}", value=c + 1)
             for c in game.board.legal_moves
             if str(c + 1).startswith(typed)
         ]
@@ -232,9 +243,7 @@ class TicTacToe(
             return
         game = await self.service.find_game(interaction.channel_id)
         if game is None:
-            await refuse(
-                interaction, f"No game is running in this channel. Start one with `{command} play`."
-            )
+            await refuse(interaction, no_game_here(command))
             return
         memory = await self.service.memory(game.guild_id, game.kind)
         await self._post_board(interaction, Turn(game, memory_size=len(memory)))
@@ -243,25 +252,37 @@ class TicTacToe(
         self, interaction: discord.Interaction, moves: str | None, game_name: str
     ) -> None:
         command = COMMANDS[game_name]
+        lang = private(interaction)
         try:
             if moves is None:
                 game = self.service.running_game(interaction.channel_id)
                 if game is None or game.command != command:
                     raise GameError(
-                        "No game is running in this channel. Give the moves to look at, "
-                        f"such as `{command} brain moves: {EXAMPLES[game_name]}`."
+                        N_(
+                            "No game is running in this channel. Give the moves to look at, "
+                            "such as `{command} brain moves: {example}`.",
+                            command=command,
+                            example=EXAMPLES[game_name],
+                        )
                     )
                 game_name = game.kind
-                played, title = game.moves, "🧠 What I know about this channel's game"
+                played, title = game.moves, lang.t("🧠 What I know about this channel's game")
             else:
                 played = parse_moves(moves, game_name)
-                shown = " ".join(str(c + 1) for c in played) or "no moves"
-                title = f"🧠 What I know after {shown}"
+                title = (
+                    lang.t(
+                        "🧠 What I know after {moves}", moves=" ".join(str(c + 1) for c in played)
+                    )
+                    if played
+                    else lang.t("🧠 What I know before the first move")
+                )
         except GameError as error:
-            await refuse(interaction, str(error))
+            await refuse(interaction, error.message)
             return
         view = await self.service.brain.view(interaction.guild_id, played, game_name)
-        await interaction.response.send_message(embed=brain_embed(view, title), ephemeral=True)
+        await interaction.response.send_message(
+            embed=brain_embed(view, title, lang), ephemeral=True
+        )
 
     async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
         if not await self.may_post(interaction):
@@ -278,7 +299,7 @@ class TicTacToe(
         await answer(
             interaction,
             embed=leaderboard_embed(
-                top, own, by, interaction.guild.name, interaction.user.id, game
+                top, own, by, interaction.guild.name, interaction.user.id, game, public(interaction)
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -297,24 +318,35 @@ class TicTacToe(
         stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
         if stats is None:
             return
+        lang = public(interaction)
         embed = stats_embed(
-            stats, player, interaction.guild.name, game, asker_id=interaction.user.id
+            stats, player, interaction.guild.name, game, asker_id=interaction.user.id, lang=lang
         )
-        png = await in_time(interaction, self._curve_png(guild_id, interaction.guild.name, game))
+        png = await in_time(
+            interaction, self._curve_png(guild_id, interaction.guild.name, game, lang)
+        )
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)
             await answer(interaction, embed=embed)
             return
         embed.set_image(url=f"attachment://{chart.FILE_NAME}")
         await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
 
-    async def _curve_png(self, guild_id: int, guild_name: str, game: str) -> bytes | None:
+    async def _curve_png(
+        self, guild_id: int, guild_name: str, game: str, lang: Language
+    ) -> bytes | None:
         """The learning curve's picture; the figures are shown even if drawing fails."""
         try:
             points = await self.service.curve(guild_id, game)
-            title = f"How I learned in {guild_name}"
-            if game != TICTACTOE:
-                title += f" ({look_of(game).game.title})"
-            return await chart.curve_png(guild_id, points, title)
+            title = (
+                lang.t("How I learned in {server}", server=guild_name)
+                if game == TICTACTOE
+                else lang.t(
+                    "How I learned in {server} ({game})",
+                    server=guild_name,
+                    game=look_of(game).title,
+                )
+            )
+            return await chart.curve_png(guild_id, points, title, lang)
         except Exception:
             log.exception("could not draw the learning curve of server %s", guild_id)
             return None
@@ -392,7 +424,9 @@ class TicTacToe(
     @app_commands.command(description="How to play me, and how I learn (only you see it)")
     async def help(self, interaction: discord.Interaction) -> None:
         admin = bool(interaction.permissions and interaction.permissions.manage_guild)
-        await interaction.response.send_message(embed=help_embed(admin=admin), ephemeral=True)
+        await interaction.response.send_message(
+            embed=help_embed(admin=admin, lang=private(interaction)), ephemeral=True
+        )
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -432,7 +466,10 @@ class TicTacToe(
         if place is None:
             return
         try:
-            await place.send(WELCOME, allowed_mentions=discord.AllowedMentions.none())
+            await place.send(
+                language(guild.preferred_locale).say(WELCOME),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         except discord.HTTPException as error:  # no access after all: nobody is the worse
             log.warning("could not welcome server %s: %s", guild.id, error)
 
@@ -443,15 +480,19 @@ class TicTacToe(
         record, with_members = await self.service.records(interaction.guild_id, interaction.user.id)
         if not record.games and not with_members.games:
             await refuse(
-                interaction, "I hold no finished games of yours in this server: nothing to delete."
+                interaction,
+                N_("I hold no finished games of yours in this server: nothing to delete."),
             )
             return
+        lang = private(interaction)
         await self.questions.ask(
             interaction,
             "forget",
-            f"Delete your {forgotten_text(record, with_members)}? Your records go with them. "
-            "What I learned from those games stays, but no longer names you. "
-            "This cannot be undone.",
+            lang.t(
+                "Delete your {games}? Your records go with them. What I learned from those "
+                "games stays, but no longer names you. This cannot be undone.",
+                games=forgotten_text(record, with_members, lang),
+            ),
         )
 
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
@@ -462,10 +503,14 @@ class TicTacToe(
             interaction, self.service.forget_player(interaction.guild_id, interaction.user.id)
         )
         if forgotten is not None:
+            lang = private(interaction)
             await update(
                 interaction,
-                content=f"🗑️ Deleted your {forgotten_text(*forgotten)}, and your records "
-                "with them. What I learned from them stays, without your name.",
+                content=lang.t(
+                    "🗑️ Deleted your {games}, and your records with them. What I learned from "
+                    "them stays, without your name.",
+                    games=forgotten_text(*forgotten, lang),
+                ),
                 view=None,
             )
 
@@ -485,7 +530,7 @@ class TicTacToe(
         if game is None or game.id != game_id:
             await refuse(
                 interaction,
-                "That game is over. Start a new one with `/ttt play` or `/connect4 play`.",
+                N_("That game is over. Start a new one with `/ttt play` or `/connect4 play`."),
             )
             return
         turn = await in_time(
@@ -518,7 +563,10 @@ class TicTacToe(
     @staticmethod
     async def _update_board(interaction: discord.Interaction, turn: Turn) -> None:
         """Redraw the clicked board in place."""
-        await update(interaction, embed=board_embed(turn), view=board_view(turn.game))
+        lang = public(interaction)
+        await update(
+            interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
+        )
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
@@ -527,22 +575,28 @@ class TicTacToe(
         await self.challenges.expire()
         await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
         for turn in await self.service.expire_idle():
-            idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id))
+            lang = server_language(self.bot, turn.game.guild_id)
+            idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id), lang)
             await self.retire(
                 turn,
-                f"⌛ <@{turn.game.player_id}>'s game was abandoned after {idle} without a "
-                f"move. Nothing was learned from it. `{turn.game.command} play` starts a new "
-                "one.",
+                N_(
+                    "⌛ {player}'s game was abandoned after {time} without a move. Nothing was "
+                    "learned from it. `{command} play` starts a new one.",
+                    player=f"<@{turn.game.player_id}>",
+                    time=idle,
+                    command=turn.game.command,
+                ),
             )
 
-    async def retire(self, turn: Turn, notice: str) -> None:
+    async def retire(self, turn: Turn, notice: Msg) -> None:
         """Redraw the board of a game that ended outside its channel's requests, and say so
-        in the channel (without pinging anyone)."""
+        in the channel, in the server's language (without pinging anyone)."""
         game = turn.game
         await self._redraw(turn)
         channel = self.bot.get_partial_messageable(game.channel_id)
+        text = server_language(self.bot, game.guild_id).say(notice)
         try:
-            await channel.send(notice, allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:
             log.warning("could not announce the end of game %s: %s", game.id, error)
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import engine
 from data import Snapshot, Store
 from engine import LOSS, WIN, Board, Mark, Memory, Outcome
+from i18n import N_, Msg, Nn_
 
 from .errors import GameError, busy_means_unchanged
 from .memories import TICTACTOE, ServerMemories
@@ -89,19 +90,26 @@ class BrainView:
     board: Board
     outlook: dict[int, Outcome | None]  # legal move (0-based) -> proven WIN / LOSS / unknown
     choice: int  # the move the bot would play, 0-based
-    why: str
+    why: Msg
 
 
-def why_text(outcome: Outcome | None, word: str) -> str:
+WHY = {
+    "cell": {
+        WIN: N_("a proven win"),
+        None: N_("the first cell not known to lose"),
+        LOSS: N_("every move there is known to lose, so the first free cell"),
+    },
+    "column": {
+        WIN: N_("a proven win"),
+        None: N_("the leftmost column not known to lose"),
+        LOSS: N_("every move there is known to lose, so the leftmost one"),
+    },
+}
+
+
+def why_text(outcome: Outcome | None, word: str) -> Msg:
     """Why the bot chose its move: ``word`` is "cell" or "column"."""
-    naive, fallback = (
-        ("first cell", "first free cell") if word == "cell" else ("leftmost column", "leftmost one")
-    )
-    return {
-        WIN: "a proven win",
-        None: f"the {naive} not known to lose",
-        LOSS: f"every move there is known to lose, so the {fallback}",
-    }[outcome]
+    return WHY[word][outcome]
 
 
 EXAMPLES = {TICTACTOE: "5 1 9", "connect4": "2 3 3", "connect4-5x4": "3 3 4"}
@@ -118,29 +126,62 @@ def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
     for index, token in enumerate(tokens):
         if token not in names:
             raise GameError(
-                f"`{token}` is not a {word}. Give {word}s 1 to {rules.move_count} in play "
-                f"order, such as `{EXAMPLES[game]}`."
+                N_(
+                    "`{token}` is not a cell. Give cells 1 to {last} in play order, "
+                    "such as `{example}`.",
+                    token=token,
+                    last=rules.move_count,
+                    example=EXAMPLES[game],
+                )
+                if word == "cell"
+                else N_(
+                    "`{token}` is not a column. Give columns 1 to {last} in play order, "
+                    "such as `{example}`.",
+                    token=token,
+                    last=rules.move_count,
+                    example=EXAMPLES[game],
+                )
             )
         if board.is_game_over():
             raise GameError(
-                f"The game is over after {index} moves ({outcome_text(board)}), "
-                f"so `{text}` goes too far."
+                Nn_(
+                    "The game is over after {count} move ({outcome}), so `{moves}` goes too far.",
+                    "The game is over after {count} moves ({outcome}), so `{moves}` goes too far.",
+                    index,
+                    outcome=outcome_text(board),
+                    moves=text,
+                )
             )
         move = int(token) - 1
         if move not in board.legal_moves:
             if rules.move_word == "cell":
-                raise GameError(f"Cell {token} is played twice in `{text}`.")
-            raise GameError(f"Column {token} is full by move {index + 1} of `{text}`.")
+                raise GameError(
+                    N_("Cell {cell} is played twice in `{moves}`.", cell=token, moves=text)
+                )
+            raise GameError(
+                N_(
+                    "Column {column} is full by move {index} of `{moves}`.",
+                    column=token,
+                    index=index + 1,
+                    moves=text,
+                )
+            )
         board.push(move)
     if board.is_game_over():
         raise GameError(
-            f"After `{text}` the game is over ({outcome_text(board)}): nothing is left to decide."
+            N_(
+                "After `{moves}` the game is over ({outcome}): nothing is left to decide.",
+                moves=text,
+                outcome=outcome_text(board),
+            )
         )
     return board.moves
 
 
-def outcome_text(board: Board) -> str:
-    return f"{board.winner.name} wins" if board.winner else "a draw"
+def outcome_text(board: Board) -> Msg:
+    if board.winner is None:
+        return N_("a draw")
+    return N_("X wins") if board.winner is Mark.X else N_("O wins")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +194,13 @@ def check_file_size(size: int, max_bytes: int = MAX_IMPORT_BYTES) -> None:
     """Refuse a memory file too big to read (before it is even downloaded)."""
     if size > max_bytes:
         raise GameError(
-            f"That file has {size:,} bytes; a memory file may have at most "
-            f"{max_bytes >> 20} MiB ({max_bytes:,} bytes). Nothing was changed."
+            N_(
+                "That file has {size} bytes; a memory file may have at most {mib} MiB "
+                "({limit} bytes). Nothing was changed.",
+                size=size,
+                mib=max_bytes >> 20,
+                limit=max_bytes,
+            )
         )
 
 
@@ -167,31 +213,45 @@ def read_memory_file(data: bytes, game: str = TICTACTOE) -> Memory:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise GameError(
-            "That file is not UTF-8 text. Import a file made by `/ttt-admin export`. "
-            "Nothing was changed."
+            N_(
+                "That file is not UTF-8 text. Import a file made by `/ttt-admin export`. "
+                "Nothing was changed."
+            )
         ) from None
     try:
         document: Any = json.loads(text)
     except RecursionError:
         raise GameError(
-            "That file is not a memory: its JSON is nested too deeply. Import a file made by "
-            "`/ttt-admin export`. Nothing was changed."
+            N_(
+                "That file is not a memory: its JSON is nested too deeply. Import a file "
+                "made by `/ttt-admin export`. Nothing was changed."
+            )
         ) from None
     except ValueError as error:
         raise GameError(
-            f"That file is not JSON ({error}). Import a file made by `/ttt-admin export`. "
-            "Nothing was changed."
+            N_(
+                "That file is not JSON ({error}). Import a file made by `/ttt-admin export`. "
+                "Nothing was changed.",
+                error=str(error),
+            )
         ) from None
     facts = document.get("facts") if isinstance(document, dict) else None
     if isinstance(facts, list) and len(facts) > max_facts:
         raise GameError(
-            f"That file has {len(facts):,} facts; a memory file may have at most "
-            f"{max_facts:,}. Nothing was changed."
+            N_(
+                "That file has {facts} facts; a memory file may have at most {limit}. "
+                "Nothing was changed.",
+                facts=len(facts),
+                limit=max_facts,
+            )
         )
     try:
         return engine.import_memory(document, game=game)
     except engine.MemoryFormatError as error:
-        raise GameError(f"I can't import that file: {error}. Nothing was changed.") from None
+        # the engine's reason stays in English: it names the file's fields and positions
+        raise GameError(
+            N_("I can't import that file: {error}. Nothing was changed.", error=str(error))
+        ) from None
 
 
 def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:
@@ -203,9 +263,19 @@ def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:
         known = current.outcome(fact.position)
         if known is not None and known is not fact.outcome:
             raise GameError(
-                f"That file says the move to {fact.position} is a {fact.outcome.value}, but "
-                f"this server's memory knows it as a {known.value}. Nothing was changed; "
-                "`mode: replace` would take the file's memory instead."
+                N_(
+                    "That file says the move to {position} is a win, but this server's "
+                    "memory knows it as a loss. Nothing was changed; `mode: replace` would "
+                    "take the file's memory instead.",
+                    position=fact.position,
+                )
+                if fact.outcome is WIN
+                else N_(
+                    "That file says the move to {position} is a loss, but this server's "
+                    "memory knows it as a win. Nothing was changed; `mode: replace` would "
+                    "take the file's memory instead.",
+                    position=fact.position,
+                )
             )
         if known is None:
             result.add(fact.position, fact.outcome)

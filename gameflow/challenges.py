@@ -16,6 +16,7 @@ from typing import Protocol
 
 from data import ChallengeRecord, GameRecord, Shards, StaleGameError, Store
 from engine import Memory
+from i18n import N_, Msg
 
 from .errors import GameError, busy_means_unchanged
 from .game import COMMANDS, Game, Turn
@@ -34,7 +35,7 @@ class Games(Protocol):
 
     def running_game(self, channel_id: int) -> Game | None: ...
 
-    def busy_channel_text(self, game: Game, member_id: int) -> str: ...
+    def busy_channel_text(self, game: Game, member_id: int) -> Msg: ...
 
     def adopt(self, record: GameRecord) -> Game: ...
 
@@ -47,15 +48,24 @@ UNPOSTED_SECONDS = 10
 FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
 
 
-OPEN_TO_ALL = "Anyone may accept this open challenge, but only <@{challenger}> can withdraw it."
+def open_to_all(challenger_id: int) -> Msg:
+    return N_(
+        "Anyone may accept this open challenge, but only {challenger} can withdraw it.",
+        challenger=f"<@{challenger_id}>",
+    )
 
 
-def no_longer_open(command: str | None) -> str:
+def no_longer_open(command: str | None) -> Msg:
     """``command``: the invitation's game's, if known (an invitation gone is not)."""
-    again = f"`{command} challenge`" if command else "`/ttt challenge` or `/connect4 challenge`"
-    return (
+    if command is None:
+        return N_(
+            "That challenge is no longer open: it was answered, withdrawn or has expired. "
+            "`/ttt challenge` or `/connect4 challenge` starts a new one."
+        )
+    return N_(
         "That challenge is no longer open: it was answered, withdrawn or has expired. "
-        f"{again} starts a new one."
+        "`{command} challenge` starts a new one.",
+        command=command,
     )
 
 
@@ -97,9 +107,12 @@ class Challenges:
         waiting = self._waiting.get(channel_id)
         if waiting is not None and waiting.expires_at > self.games.clock():
             raise GameError(
-                f"<@{waiting.challenger_id}>'s challenge is waiting for an answer in this "
-                "channel. Answer it, wait for it to expire (within a minute), or play in "
-                "another channel."
+                N_(
+                    "{challenger}'s challenge is waiting for an answer in this channel. "
+                    "Answer it, wait for it to expire (within a minute), or play in another "
+                    "channel.",
+                    challenger=f"<@{waiting.challenger_id}>",
+                )
             )
 
     async def issue(
@@ -119,20 +132,35 @@ class Challenges:
         command = COMMANDS[game]
         if opponent_id == challenger_id:
             raise GameError(
-                "You can't challenge yourself. Name another member, or leave `opponent` "
-                "empty for an open challenge anyone may accept."
+                N_(
+                    "You can't challenge yourself. Name another member, or leave `opponent` "
+                    "empty for an open challenge anyone may accept."
+                )
             )
         if opponent_is_me:
             raise GameError(
-                f"To play me, use `{command} play`. `{command} challenge` is for members."
+                N_(
+                    "To play me, use `{command} play`. `{command} challenge` is for members.",
+                    command=command,
+                )
             )
         if opponent_is_bot:
             raise GameError(
-                f"<@{opponent_id}> is a bot and can't play. Challenge a member, or play me "
-                f"with `{command} play`."
+                N_(
+                    "{opponent} is a bot and can't play. Challenge a member, or play me with "
+                    "`{command} play`.",
+                    opponent=f"<@{opponent_id}>",
+                    command=command,
+                )
             )
         if first not in FIRST_CHOICES:
-            raise GameError(f"`first` is one of {', '.join(FIRST_CHOICES)}, not {first!r}.")
+            raise GameError(
+                N_(
+                    "`first` is one of {choices}, not `{first}`.",
+                    choices=", ".join(FIRST_CHOICES),
+                    first=str(first),
+                )
+            )
         if (running := self.games.running_game(channel_id)) is not None:
             raise GameError(self.games.busy_channel_text(running, challenger_id))
         self.check_no_invitation(channel_id)
@@ -151,8 +179,11 @@ class Challenges:
             )
         if challenge is None:  # another process got there first
             raise GameError(
-                "A game or a challenge has just started in this channel. "
-                f"`{command} board` shows a game; otherwise try again in a minute."
+                N_(
+                    "A game or a challenge has just started in this channel. "
+                    "`{command} board` shows a game; otherwise try again in a minute.",
+                    command=command,
+                )
             )
         self._waiting[channel_id] = challenge
         return challenge
@@ -180,15 +211,19 @@ class Challenges:
         challenge = self.find(challenge_id)
         if challenge is not None and channel_id is not None and channel_id != challenge.channel_id:
             raise GameError(
-                "That invitation is not in this channel, so nothing was answered. Answer it "
-                "where it was posted, or start your own with `/ttt challenge`."
+                N_(
+                    "That invitation is not in this channel, so nothing was answered. Answer "
+                    "it where it was posted, or start your own with `/ttt challenge`."
+                )
             )
         if challenge is None:
             raise GameError(no_longer_open(None))
         if challenge.expires_at <= self.games.clock():
             raise GameError(
-                f"That challenge has expired. `{COMMANDS[challenge.game]} challenge` starts "
-                "a new one."
+                N_(
+                    "That challenge has expired. `{command} challenge` starts a new one.",
+                    command=COMMANDS[challenge.game],
+                )
             )
         return challenge
 
@@ -200,13 +235,18 @@ class Challenges:
         challenge = self._live(challenge_id, channel_id)
         if member_id == challenge.challenger_id:
             raise GameError(
-                "You can't accept your own challenge. Wait for someone to accept it, "
-                "or withdraw it."
+                N_(
+                    "You can't accept your own challenge. Wait for someone to accept it, "
+                    "or withdraw it."
+                )
             )
         if challenge.opponent_id is not None and member_id != challenge.opponent_id:
             raise GameError(
-                f"This challenge is for <@{challenge.opponent_id}>. "
-                f"Start your own with `{COMMANDS[challenge.game]} challenge`."
+                N_(
+                    "This challenge is for {opponent}. Start your own with `{command} challenge`.",
+                    opponent=f"<@{challenge.opponent_id}>",
+                    command=COMMANDS[challenge.game],
+                )
             )
         first = challenge.first if challenge.first != "random" else self.coin.choice(("me", "them"))
         # the opponent (the member accepting) plays O when the challenger moves first
@@ -234,11 +274,20 @@ class Challenges:
         """The challenger takes the invitation back. Returns it and ``"withdrawn"``."""
         challenge = self._live(challenge_id, channel_id)
         if member_id != challenge.challenger_id and challenge.opponent_id is None:
-            raise GameError(OPEN_TO_ALL.format(challenger=challenge.challenger_id))
+            raise GameError(open_to_all(challenge.challenger_id))
         if member_id != challenge.challenger_id:
+            challenger = f"<@{challenge.challenger_id}>"
             raise GameError(
-                f"This challenge is <@{challenge.challenger_id}>'s: only they can withdraw it"
-                + (" (you may decline it)." if member_id == challenge.opponent_id else ".")
+                N_(
+                    "This challenge is {challenger}'s: only they can withdraw it (you may "
+                    "decline it).",
+                    challenger=challenger,
+                )
+                if member_id == challenge.opponent_id
+                else N_(
+                    "This challenge is {challenger}'s: only they can withdraw it.",
+                    challenger=challenger,
+                )
             )
         return await self.decline(challenge_id, member_id, channel_id)
 
@@ -254,10 +303,13 @@ class Challenges:
             how = "declined"
         elif challenge.opponent_id is not None:
             raise GameError(
-                f"This challenge is for <@{challenge.opponent_id}>: only they can decline it."
+                N_(
+                    "This challenge is for {opponent}: only they can decline it.",
+                    opponent=f"<@{challenge.opponent_id}>",
+                )
             )
         else:
-            raise GameError(OPEN_TO_ALL.format(challenger=challenge.challenger_id))
+            raise GameError(open_to_all(challenge.challenger_id))
         if not await self._close(challenge):  # answered meanwhile, by another process
             raise GameError(no_longer_open(COMMANDS[challenge.game]))
         return challenge, how

@@ -6,26 +6,30 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from data import StoreBusyError, StoreUnavailableError
+from i18n import N_, Msg
 
 
 class GameError(Exception):
-    """A request the flow refuses; ``str(error)`` tells the person what to do instead.
+    """A request the flow refuses; its ``message`` tells the person what to do instead, in
+    their language (``str(error)``: in English).
 
     Nothing has changed when it is raised.
     """
 
+    def __init__(self, message: Msg | str) -> None:  # a str: for the terminal, in English
+        super().__init__(str(message))
+        self.message = message
 
-DATABASE_BUSY = (
+
+DATABASE_BUSY = N_(
     "I couldn't save that: my database is busy right now, so nothing was played or changed. "
     "Try again in a moment."
 )
-
-
-DATABASE_UNREACHABLE = (
+DATABASE_UNREACHABLE = N_(
     "I can't reach my database right now, so nothing was played or changed. "
     "Please try again in a moment."
 )
-DATABASE_LOST_MIDWAY = (
+DATABASE_LOST_MIDWAY = N_(
     "I lost my database while saving that, so I can't tell yet whether it was saved. "
     "Once I can reach it again, the board (`/ttt board` or `/connect4 board`) shows the "
     "game as it really is."

@@ -7,9 +7,16 @@ from dataclasses import dataclass
 import engine
 from data import GameRecord
 from engine import Board, Lesson, Mark
+from i18n import N_
 
 # The slash command group each game is played with (both Connect Four boards: /connect4).
 COMMANDS = {"tictactoe": "/ttt", "connect4": "/connect4", "connect4-5x4": "/connect4"}
+# each game's name as people read it, in their language
+TITLES = {
+    "tictactoe": N_("Tic-tac-toe"),
+    "connect4": N_("Connect Four 4×4"),
+    "connect4-5x4": N_("Connect Four 5×4"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +43,11 @@ class Game:
     def command(self) -> str:
         """The slash command group it is played with: ``/ttt``, ``/connect4``."""
         return COMMANDS[self.kind]
+
+    @property
+    def title(self):
+        """The game's name, to be said in the reader's language."""
+        return TITLES[self.kind]
 
     @property
     def board(self) -> Board:

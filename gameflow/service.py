@@ -29,6 +29,7 @@ from data import (
 )
 from data.store import LEADERBOARD_ORDERS
 from engine import Board, Lesson, Mark, Memory
+from i18n import N_, Msg
 
 from .brain import Brain, BrainFigures
 from .challenges import Challenges
@@ -58,10 +59,17 @@ KEEP_AFTER_LEAVING_SECONDS = 30 * 24 * 3600
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
 
-def game_moved_on(command: str) -> str:
-    return (
+def game_moved_on(command: str) -> Msg:
+    return N_(
         "That game changed while I was handling your request (another copy of me got there "
-        f"first), so nothing was played. `{command} board` shows the game as it is now."
+        "first), so nothing was played. `{command} board` shows the game as it is now.",
+        command=command,
+    )
+
+
+def no_game_here(command: str) -> Msg:
+    return N_(
+        "No game is running in this channel. Start one with `{command} play`.", command=command
     )
 
 
@@ -144,8 +152,10 @@ class GameService:
         """Hold the channel for one request; a second one meanwhile is refused."""
         if channel_id in self._busy:
             raise GameError(
-                "Not so fast: the last move here is still being played. "
-                "Wait for my reply, then make your move."
+                N_(
+                    "Not so fast: the last move here is still being played. "
+                    "Wait for my reply, then make your move."
+                )
             )
         self._busy.add(channel_id)
         try:
@@ -186,24 +196,33 @@ class GameService:
         played with that slash command group, such as ``/connect4``)."""
         game = self._games.get(channel_id)
         if game is None:
-            raise GameError(
-                f"No game is running in this channel. Start one with `{command or '/ttt'} play`."
-            )
+            raise GameError(no_game_here(command or "/ttt"))
         if member_id not in game.members:
-            players = (
-                f"This is <@{game.player_id}>'s game"
-                if game.vs_bot
-                else f"This game is between <@{game.player_id}> and <@{game.opponent_id}>"
-            )
             mine = command or game.command
             raise GameError(
-                f"{players}. Wait for it to end, then start your own with `{mine} play` "
-                f"or `{mine} challenge`."
+                N_(
+                    "This is {player}'s game. Wait for it to end, then start your own with "
+                    "`{command} play` or `{command} challenge`.",
+                    player=f"<@{game.player_id}>",
+                    command=mine,
+                )
+                if game.vs_bot
+                else N_(
+                    "This game is between {player} and {opponent}. Wait for it to end, then "
+                    "start your own with `{command} play` or `{command} challenge`.",
+                    player=f"<@{game.player_id}>",
+                    opponent=f"<@{game.opponent_id}>",
+                    command=mine,
+                )
             )
         if command is not None and command != game.command:
             raise GameError(
-                f"The game in this channel is {game.rules.title}: play it with "
-                f"`{game.command} move` or its board's buttons."
+                N_(
+                    "The game in this channel is {title}: play it with `{command} move` or "
+                    "its board's buttons.",
+                    title=game.title,
+                    command=game.command,
+                )
             )
         return game
 
@@ -226,7 +245,13 @@ class GameService:
         """Start a game of ``game`` against the bot, at ``level`` (one game per channel,
         whatever the game)."""
         if level not in LEVELS:
-            raise GameError(f"The level is one of {', '.join(LEVELS)}, not {level!r}.")
+            raise GameError(
+                N_(
+                    "The level is one of {choices}, not `{level}`.",
+                    choices=", ".join(LEVELS),
+                    level=str(level),
+                )
+            )
         if channel_id in self._games and (running := await self._still_running(channel_id)):
             raise GameError(self.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
@@ -256,21 +281,26 @@ class GameService:
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     @staticmethod
-    def busy_channel_text(game: Game, member_id: int) -> str:
+    def busy_channel_text(game: Game, member_id: int) -> Msg:
         if member_id in game.members:
-            return (
-                f"You already have a game of {game.rules.title} running in this channel. "
-                f"`{game.command} board` shows it; `{game.command} resign` gives it up so "
-                "you can start another."
+            return N_(
+                "You already have a game of {title} running in this channel. "
+                "`{command} board` shows it; `{command} resign` gives it up so you can start "
+                "another.",
+                title=game.title,
+                command=game.command,
             )
-        playing = (
-            f"<@{game.player_id}> is"
-            if game.vs_bot
-            else f"<@{game.player_id}> and <@{game.opponent_id}> are"
-        )
-        return (
-            f"{playing} already playing in this channel. Wait for that game to end, "
-            "or start yours in another channel."
+        if game.vs_bot:
+            return N_(
+                "{player} is already playing in this channel. Wait for that game to end, "
+                "or start yours in another channel.",
+                player=f"<@{game.player_id}>",
+            )
+        return N_(
+            "{player} and {opponent} are already playing in this channel. Wait for that game "
+            "to end, or start yours in another channel.",
+            player=f"<@{game.player_id}>",
+            opponent=f"<@{game.opponent_id}>",
         )
 
     async def move(
@@ -298,27 +328,46 @@ class GameService:
             game = self._own_game(channel_id, player_id, command)
             if expected_ply is not None and expected_ply != game.ply:
                 raise GameError(
-                    "That board is out of date: a move was played since. "
-                    f"Use the newest board, or `{game.command} board` to see it."
+                    N_(
+                        "That board is out of date: a move was played since. "
+                        "Use the newest board, or `{command} board` to see it.",
+                        command=game.command,
+                    )
                 )
             board = game.board
             if board.turn is not game.mark_of(player_id):
                 if game.vs_bot:
-                    raise GameError("It's not your turn yet: wait for my move.")
+                    raise GameError(N_("It's not your turn yet: wait for my move."))
                 raise GameError(
-                    f"It's <@{game.member_playing(board.turn)}>'s turn: wait for their move."
+                    N_(
+                        "It's {player}'s turn: wait for their move.",
+                        player=f"<@{game.member_playing(board.turn)}>",
+                    )
                 )
             rules = board.game
-            word = rules.move_word
+            cells = rules.move_word == "cell"
+            free = cell_list(board.legal_moves)
             if not isinstance(cell, int) or not 1 <= cell <= rules.move_count:
                 raise GameError(
-                    f"There is no {word} {cell}. Pick a free {word} from 1 to "
-                    f"{rules.move_count}: {cell_list(board.legal_moves)}."
+                    N_(
+                        "There is no cell {cell}. Pick a free cell from 1 to {last}: {free}.",
+                        cell=str(cell),
+                        last=rules.move_count,
+                        free=free,
+                    )
+                    if cells
+                    else N_(
+                        "There is no column {cell}. Pick a free column from 1 to {last}: {free}.",
+                        cell=str(cell),
+                        last=rules.move_count,
+                        free=free,
+                    )
                 )
             if cell - 1 not in board.legal_moves:
                 raise GameError(
-                    f"{word.capitalize()} {cell} is {rules.full_word}. Free {word}s: "
-                    f"{cell_list(board.legal_moves)}."
+                    N_("Cell {cell} is taken. Free cells: {free}.", cell=cell, free=free)
+                    if cells
+                    else N_("Column {cell} is full. Free columns: {free}.", cell=cell, free=free)
                 )
             board.push(cell - 1)
             bot_cell = None
@@ -345,16 +394,22 @@ class GameService:
         :class:`GameError` if that game cannot be played again from this board."""
         record = await self.store.game(game_id)
         if record is None or record.channel_id != channel_id or record.result == "running":
-            raise GameError("That board has no game to play again. Start one with `/ttt play`.")
+            raise GameError(N_("That board has no game to play again. Start one with `/ttt play`."))
         game = Game.from_record(record)
         if member_id not in game.members:
             raise GameError(
-                f"Only the players of that game can ask for a rematch. Start your own with "
-                f"`{game.command} play` or `{game.command} challenge`."
+                N_(
+                    "Only the players of that game can ask for a rematch. Start your own with "
+                    "`{command} play` or `{command} challenge`.",
+                    command=game.command,
+                )
             )
         if self.clock() - game.updated_at > self.settings.timeout_seconds(game.guild_id):
             raise GameError(
-                f"That board is too old for a rematch: start a new game with `{game.command} play`."
+                N_(
+                    "That board is too old for a rematch: start a new game with `{command} play`.",
+                    command=game.command,
+                )
             )
         if game.vs_bot:
             return game, game.bot_mark is Mark.O  # the bot moved second: now it goes first
@@ -375,11 +430,21 @@ class GameService:
     async def end_game(self, channel_id: int, moderator_id: int) -> Turn:
         """A moderator ends a stuck game: abandoned, nothing learned, their name on it."""
         if channel_id not in self._games:
-            raise GameError(f"No game is running in <#{channel_id}>, so there is nothing to end.")
+            raise GameError(
+                N_(
+                    "No game is running in {channel}, so there is nothing to end.",
+                    channel=f"<#{channel_id}>",
+                )
+            )
         with self._one_request(channel_id):
             game = self._games.get(channel_id)
             if game is None:
-                raise GameError(f"That game in <#{channel_id}> has just ended by itself.")
+                raise GameError(
+                    N_(
+                        "That game in {channel} has just ended by itself.",
+                        channel=f"<#{channel_id}>",
+                    )
+                )
             return await self._finish(game, game.moves, "abandoned", ended_by=moderator_id)
 
     # --- a server's data ---------------------------------------------------------------
@@ -444,8 +509,12 @@ class GameService:
         ]
         if running:
             raise GameError(
-                f"You have a game running in <#{running[0].channel_id}>. Finish it or "
-                f"`{running[0].command} resign` first, then ask again. Nothing was deleted."
+                N_(
+                    "You have a game running in {channel}. Finish it or `{command} resign` "
+                    "first, then ask again. Nothing was deleted.",
+                    channel=f"<#{running[0].channel_id}>",
+                    command=running[0].command,
+                )
             )
         with busy_means_unchanged():
             return await self.store.forget_player(guild_id, player_id)
@@ -504,7 +573,13 @@ class GameService:
     ) -> tuple[list[Standing], Standing | None]:
         """The top 10 by ``by`` and the caller's own standing (``None`` if not ranked)."""
         if by not in LEADERBOARD_ORDERS:
-            raise GameError(f"Rank by {', '.join(LEADERBOARD_ORDERS)}, not {by!r}.")
+            raise GameError(
+                N_(
+                    "Rank by {choices}, not `{by}`.",
+                    choices=", ".join(LEADERBOARD_ORDERS),
+                    by=str(by),
+                )
+            )
         return await self.store.leaderboard(guild_id, by, player_id=player_id, game=game)
 
     async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from data import GuildSettings, Store
+from i18n import N_
 
 from .errors import GameError, busy_means_unchanged
 
@@ -46,8 +47,11 @@ class ServerSettings:
         allowed = self.of(guild_id).play_channels
         if allowed is not None and channel_id not in allowed:
             raise GameError(
-                "This server's games start only in some channels, and this is not one of "
-                f"them. Play in {channel_list(allowed)}."
+                N_(
+                    "This server's games start only in some channels, and this is not one of "
+                    "them. Play in {channels}.",
+                    channels=channel_list(allowed),
+                )
             )
 
     async def change(
@@ -66,8 +70,10 @@ class ServerSettings:
         if every_channel:
             if allow_channel is not None or disallow_channel is not None:
                 raise GameError(
-                    "Choose either every channel or a channel to allow or disallow, not both. "
-                    "Nothing was changed."
+                    N_(
+                        "Choose either every channel or a channel to allow or disallow, not "
+                        "both. Nothing was changed."
+                    )
                 )
             settings = replace(settings, play_channels=None)
         if allow_channel is not None:
@@ -94,8 +100,13 @@ def _checked_timeout(minutes: int) -> int:
         or not (MIN_TIMEOUT_MINUTES <= minutes <= MAX_TIMEOUT_MINUTES)
     ):
         raise GameError(
-            f"The idle timeout must be {MIN_TIMEOUT_MINUTES} to {MAX_TIMEOUT_MINUTES:,} "
-            f"minutes (a day), not {minutes}. Nothing was changed."
+            N_(
+                "The idle timeout must be {least} to {most} minutes (a day), not {minutes}. "
+                "Nothing was changed.",
+                least=MIN_TIMEOUT_MINUTES,
+                most=MAX_TIMEOUT_MINUTES,
+                minutes=str(minutes),
+            )
         )
     return minutes
 
@@ -103,17 +114,26 @@ def _checked_timeout(minutes: int) -> int:
 def _without(channels: frozenset[int] | None, channel_id: int) -> frozenset[int]:
     if channels is None:
         raise GameError(
-            "Games may start in every channel now, so there is none to take away. "
-            "To limit them, allow the channels where they may start. Nothing was changed."
+            N_(
+                "Games may start in every channel now, so there is none to take away. "
+                "To limit them, allow the channels where they may start. Nothing was changed."
+            )
         )
     if channel_id not in channels:
         raise GameError(
-            f"Games already don't start in <#{channel_id}>; they start in "
-            f"{channel_list(channels)}. Nothing was changed."
+            N_(
+                "Games already don't start in {channel}; they start in {channels}. "
+                "Nothing was changed.",
+                channel=f"<#{channel_id}>",
+                channels=channel_list(channels),
+            )
         )
     if channels == {channel_id}:
         raise GameError(
-            f"<#{channel_id}> is the only channel where games may start. Allow another "
-            "first, or allow every channel. Nothing was changed."
+            N_(
+                "{channel} is the only channel where games may start. Allow another first, "
+                "or allow every channel. Nothing was changed.",
+                channel=f"<#{channel_id}>",
+            )
         )
     return channels - {channel_id}

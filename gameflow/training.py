@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from data import Shards, Store, StoreBusyError, StoreUnavailableError, TrainingRecord
+from i18n import N_
 
 from . import training_worker
 from .brain import BrainFigures
@@ -275,23 +276,33 @@ class Trainer:
         second request: one training per server, whatever the game."""
         if opponent not in OPPONENTS:
             raise GameError(
-                f"The opponent must be one of {', '.join(OPPONENTS)}, not {opponent!r}."
+                N_(
+                    "The opponent must be one of {choices}, not `{opponent}`.",
+                    choices=", ".join(OPPONENTS),
+                    opponent=str(opponent),
+                )
             )
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
             raise GameError(
-                f"Train for 1 to {MAX_GAMES:,} games, not {games:,}. Nothing was started."
-                if isinstance(games, int)
-                else f"Train for 1 to {MAX_GAMES:,} games, not {games!r}. Nothing was started."
+                N_(
+                    "Train for 1 to {most} games, not {games}. Nothing was started.",
+                    most=MAX_GAMES,
+                    games=games if isinstance(games, int) else repr(games),
+                )
             )
         if guild_id in self._runs:
             raise GameError(
-                "I'm already training in this server. Wait for it to finish, or cancel it with "
-                "the button on its progress message."
+                N_(
+                    "I'm already training in this server. Wait for it to finish, or cancel it "
+                    "with the button on its progress message."
+                )
             )
         if len(self._runs) >= MAX_RUNNING:
             raise GameError(
-                "I'm training for other servers right now and have no core to spare. "
-                "Try again in a minute."
+                N_(
+                    "I'm training for other servers right now and have no core to spare. "
+                    "Try again in a minute."
+                )
             )
         before = await BrainFigures.counted(await self.memories.get(guild_id, game))
         with busy_means_unchanged():

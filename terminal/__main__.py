@@ -28,13 +28,17 @@ from dotenv import load_dotenv
 
 import engine
 from bot import HOME, ConfigError, Settings, fail
-from cogs.render import plural
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import BrainFigures, GameError, GameService, Turn
 from gameflow.training import MAX_GAMES, OPPONENTS, TrainingProgress
 
 PLAYER = 0  # the person at the terminal
 TICTACTOE = "tictactoe"
+
+
+def plural(count: int, noun: str) -> str:
+    """The terminal speaks English (Discord's words are in :mod:`i18n`'s catalogs)."""
+    return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
 def channel_of(server: int) -> int:

@@ -133,3 +133,25 @@ async def simultaneous_slashes(env, *calls):
         records.append(record)
     await env.settle()
     return [InteractionResult(env, record) for record in records]
+
+
+@pytest.fixture
+def locales(monkeypatch):
+    """Who speaks what: ``locales[user_id] = "de"`` makes SimCord's interactions of that
+    user carry Discord's ``locale`` "de" (SimCord always sends "en-US"), and every
+    interaction in a server carries that server's ``preferred_locale`` as ``guild_locale``,
+    as Discord does."""
+    import simcord.interactions
+
+    spoken: dict[int, str] = {}
+    base_payload = simcord.interactions.base_payload
+
+    def payload_in_their_language(backend, **fields):
+        record, payload = base_payload(backend, **fields)
+        payload["locale"] = spoken.get(fields["user_id"], "en-US")
+        if fields.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(fields["guild_id"]).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", payload_in_their_language)
+    return spoken

@@ -1,0 +1,160 @@
+"""Every word the bot says in Discord, in the reader's language.
+
+Messages are written in English in the code, marked where they are written, and
+translated by standard gettext catalogs, one ``.po`` file per language in
+``i18n/locales/`` named by its Discord locale (``de.po``, ``pt-BR.po``). The catalogs are
+read as they are when the bot starts: no build step, and adding a language is adding one
+file. Plurals follow each catalog's ``Plural-Forms``; numbers are written in each
+locale's way by Babel.
+
+How code marks a message (``tests/test_i18n.py`` finds them all, and fails when a
+catalog lacks one):
+
+- ``lang.t("Your turn, {player}.", player=…)``: said now, in ``lang``;
+- ``lang.tn("{count} lesson", "{count} lessons", count)``: the same, with a plural;
+- ``N_(…)`` and ``Nn_(…)``: a message said later (:class:`Msg`), by whoever knows the
+  reader's language: a refusal of the game flow, a constant.
+
+Integers and floats among the arguments are written in the language's number format; a
+:class:`Msg` argument is said in the same language. Ids go in as strings
+(``player=f"<@{id}>"``) so that no digit grouping touches them.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+LOCALES = Path(__file__).with_name("locales")
+
+
+class Msg:
+    """A message to be said later, in the reader's language; ``str()`` says it in English
+    (the terminal, logs)."""
+
+    __slots__ = ("args", "count", "plural", "text")
+
+    def __init__(self, text: str, plural: str | None, count: int, args: dict) -> None:
+        self.text, self.plural, self.count, self.args = text, plural, count, args
+
+    def __str__(self) -> str:
+        return ENGLISH.say(self)
+
+    def __repr__(self) -> str:
+        return f"Msg({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.text, self.plural, self.count, self.args) == (
+            other.text,
+            other.plural,
+            other.count,
+            other.args,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def N_(text: str, /, **args) -> Msg:
+    return Msg(text, None, 0, args)
+
+
+def Nn_(singular: str, plural: str, count: int, /, **args) -> Msg:
+    return Msg(singular, plural, count, args)
+
+
+class Language:
+    """One language's catalog, plural rule and number format."""
+
+    def __init__(
+        self, code: str, translations: gettext.NullTranslations, known: frozenset[str] = frozenset()
+    ) -> None:
+        self.code = code  # the Discord locale: "de", "pt-BR", "en-US"
+        self.locale = Locale.parse(code, sep="-")
+        self._translations = translations
+        self.known = known  # the messages its catalog translates
+
+    def knows(self, text: str) -> bool:
+        return text in self.known
+
+    def __repr__(self) -> str:
+        return f"Language({self.code!r})"
+
+    def t(self, text: str, /, **args) -> str:
+        return self._format(self._translations.gettext(text), args)
+
+    def tn(self, singular: str, plural: str, count: int, /, **args) -> str:
+        """``count`` picks the plural form, and is ``{count}`` in the text."""
+        return self._format(
+            self._translations.ngettext(singular, plural, count), {"count": count, **args}
+        )
+
+    def translate(self, text: str) -> str:
+        """A text gathered from elsewhere than a marked call (a slash command's
+        description: see :mod:`i18n.extract`), without arguments."""
+        return self._translations.gettext(text)
+
+    def say(self, message: Msg | str) -> str:
+        """A message marked elsewhere (a plain string: already said, or not words)."""
+        if isinstance(message, str):
+            return message
+        if message.plural is None:
+            return self.t(message.text, **message.args)
+        return self.tn(message.text, message.plural, message.count, **message.args)
+
+    def number(self, value: float) -> str:
+        return _number(value, self.locale)
+
+    def _format(self, template: str, args: dict) -> str:
+        if not args:
+            return template
+        return template.format_map(
+            {
+                key: self.say(v)
+                if isinstance(v, Msg)
+                else (
+                    self.number(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
+                )
+                for key, v in args.items()
+            }
+        )
+
+
+@functools.lru_cache(maxsize=4096)
+def _number(value: float, locale: Locale) -> str:
+    return format_decimal(value, locale=locale)
+
+
+def load(path: Path) -> Language:
+    """A catalog read from its ``.po`` file, compiled in memory for gettext's plurals."""
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=path.stem.replace("-", "_"))
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    known = frozenset(
+        m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id and m.string
+    )
+    return Language(path.stem, gettext.GNUTranslations(compiled), known)
+
+
+ENGLISH = Language("en-US", gettext.NullTranslations())
+LANGUAGES: dict[str, Language] = {p.stem: load(p) for p in sorted(LOCALES.glob("*.po"))}
+
+
+@functools.cache
+def language(locale: object) -> Language:
+    """The language of a Discord locale (``discord.Locale`` or its value): its own
+    catalog, else one of the same language ("es-419" reads "es-ES"), else English."""
+    code = str(getattr(locale, "value", locale) or "")
+    if code in LANGUAGES:
+        return LANGUAGES[code]
+    base = code.split("-")[0]
+    same = [lang for name, lang in LANGUAGES.items() if name.split("-")[0] == base]
+    return same[0] if same else ENGLISH

@@ -1,0 +1,139 @@
+"""Every message the bot says in Discord, as the code writes it, gathered for translators.
+
+``python -m i18n.extract`` writes the template ``i18n/messages.pot`` and brings every
+catalog in ``i18n/locales/`` up to date with it: a new message is added untranslated, a
+message the code no longer says is dropped. ``tests/test_i18n.py`` fails while any
+catalog lacks a translation.
+
+Messages come from two places:
+
+- the code of :data:`SOURCES`: the first arguments of ``N_``, ``Nn_``, ``.t`` and ``.tn``
+  (see :mod:`i18n`), which must be written out as strings, so that they can be found;
+- the slash commands: their descriptions, their options' descriptions and choices
+  (translated by :mod:`cogs.translator`).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ("cogs", "gameflow")
+TEMPLATE = Path(__file__).with_name("messages.pot")
+LOCALES = Path(__file__).with_name("locales")
+MARKERS = {"N_": 1, "Nn_": 2, "t": 1, "tn": 2}  # function name: how many texts it takes
+
+
+@dataclass
+class Message:
+    text: str
+    plural: str | None = None
+    places: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return self.text, self.plural
+
+
+class Unfindable(Exception):
+    """A marked message that is not written out as a string, so no tool can find it."""
+
+
+def _name(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def in_code(root: Path = ROOT) -> Iterator[Message]:
+    for source in SOURCES:
+        for path in sorted((root / source).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            where = str(path.relative_to(root))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call) or _name(node) not in MARKERS:
+                    continue
+                if _name(node) in ("t", "tn") and not isinstance(node.func, ast.Attribute):
+                    continue
+                texts = node.args[: MARKERS[_name(node)]]
+                if len(texts) < MARKERS[_name(node)] or not all(
+                    isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts
+                ):
+                    raise Unfindable(f"{where}:{node.lineno}: a message must be a literal string")
+                plural = texts[1].value if len(texts) > 1 else None
+                yield Message(texts[0].value, plural, [(where, node.lineno)])
+
+
+def in_commands() -> Iterator[Message]:
+    from cogs import Admin, ConnectFour, TicTacToe
+
+    for cog in (TicTacToe, ConnectFour, Admin):
+        group = cog.__cog_group_name__
+        yield Message(cog.__cog_group_description__, places=[(f"/{group}", 0)])
+        for command in cog.__cog_app_commands__:
+            where = [(f"/{group} {command.name}", 0)]
+            yield Message(command.description, places=where)
+            for parameter in command.parameters:
+                yield Message(parameter.description, places=where)
+                for choice in parameter.choices:
+                    yield Message(choice.name, places=where)
+
+
+def messages() -> list[Message]:
+    """Every message, once, with every place that says it."""
+    found: dict[tuple[str, str | None], Message] = {}
+    for message in (*in_code(), *in_commands()):
+        if message.key in found:
+            found[message.key].places += message.places
+        else:
+            found[message.key] = message
+    return list(found.values())
+
+
+def template() -> Catalog:
+    catalog = Catalog(
+        project="ttt-learning-bot",
+        version="0.1.0",
+        fuzzy=False,
+        header_comment="# The bot's messages, as the code writes them: a new language starts as a\n"
+        '# copy of this file (see the README, "Languages"). Made by python -m i18n.extract.',
+    )
+    for m in messages():
+        catalog.add(m.text if m.plural is None else (m.text, m.plural), locations=m.places)
+    return catalog
+
+
+def _po(catalog: Catalog, **options) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=False, **options)
+    return out.getvalue()
+
+
+def main() -> int:
+    pot = template()
+    TEMPLATE.write_bytes(_po(pot, no_location=False))
+    for path in sorted(LOCALES.glob("*.po")):
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=path.stem.replace("-", "_"))
+        catalog.update(pot, no_fuzzy_matching=True)
+        path.write_bytes(_po(catalog, no_location=True, ignore_obsolete=True))
+    print(
+        f"{len(pot)} messages; {TEMPLATE.relative_to(ROOT)} and "
+        f"{len(list(LOCALES.glob('*.po')))} catalogs updated"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

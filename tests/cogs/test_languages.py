@@ -1,0 +1,124 @@
+"""The bot in its players' languages (issue 18, part 1): a private answer in the member's
+language, a public message in the server's, English otherwise; and the slash commands'
+localizations as Discord receives them."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from i18n import LANGUAGES
+from tests.cogs.conftest import board_of
+
+
+def server(env, locale: str, locales: dict, *, member_locale: str):
+    guild = env.create_guild("Heim", preferred_locale=locale)
+    alice = guild.add_member(env.create_user("alice"))
+    locales[alice.id] = member_locale
+    return SimpleNamespace(guild=guild, channel=guild.create_text_channel("spiele"), alice=alice)
+
+
+async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord_env, locales):
+    s = server(simcord_env, "de", locales, member_locale="de")
+    started = await s.alice.slash(s.channel, "ttt play")
+    embed = started.response.embeds[0]
+    assert embed.title == "Tic-Tac-Toe: ❌ du gegen mich ⭕"
+    assert f"Du bist dran, {s.alice.mention} (❌): wähle ein freies Feld." in embed.description
+    assert embed.footer.text == "Ich kenne 0 Lektionen auf diesem Server."
+
+    await s.alice.slash(s.channel, "ttt move", cell=1)
+    refused = await s.alice.slash(s.channel, "ttt move", cell=1)
+    assert refused.ephemeral
+    assert refused.response.content.startswith("Feld 1 ist besetzt. Freie Felder: ")
+
+    await s.alice.slash(s.channel, "ttt move", cell=4)
+    won = await s.alice.slash(s.channel, "ttt move", cell=7)  # the naive bot loses
+    board = won.response.message
+    assert board_of(board) == "XOOX..X.."
+    embed = board.embeds[0]
+    assert f"🎉 {s.alice.mention} gewinnt! Daraus lerne ich." in embed.description
+    learned = next(f for f in embed.fields if f.name == "Was ich gelernt habe")
+    assert (
+        "In dieser Stellung setze ich nie wieder auf die obere rechte Ecke (3): Das verliert."
+        in learned.value
+    )
+    assert embed.footer.text.startswith("Ich kenne ") and "Lektion" in embed.footer.text
+    rematch = board.components[-1].children[0]
+    assert rematch.label == "Revanche"
+
+    stats = (await s.alice.slash(s.channel, "ttt stats")).response.embeds[0]
+    assert stats.title == "Tic-Tac-Toe auf Heim"
+    fields = {f.name: f.value for f in stats.fields}
+    assert fields["Dieser Server"].startswith(
+        "**1 Partie** gegen mich: Ich habe 0 gewonnen, 1 verloren, 0 unentschieden"
+    )
+    assert "Gelernte Lektionen" in fields
+
+
+async def test_a_japanese_server_plays_and_refuses_in_japanese(simcord_env, locales):
+    s = server(simcord_env, "ja", locales, member_locale="ja")
+    started = await s.alice.slash(s.channel, "connect4 play")
+    assert started.response.embeds[0].title.startswith("四目並べ 4×4")
+    refused = await s.alice.slash(s.channel, "ttt move", cell=5)
+    assert refused.ephemeral
+    assert "`/connect4 move`" in refused.response.content
+    assert refused.response.content.startswith("このチャンネルのゲームは四目並べ 4×4 です")
+    stats = (await s.alice.slash(s.channel, "connect4 stats")).response.embeds[0]
+    assert stats.title == "Heim の四目並べ 4×4"
+    assert "このサーバー" in {f.name for f in stats.fields}
+
+
+async def test_a_private_answer_speaks_the_member_and_a_board_speaks_the_server(
+    simcord_env, locales
+):
+    s = server(simcord_env, "en-US", locales, member_locale="fr")
+    started = await s.alice.slash(s.channel, "ttt play")
+    assert started.response.embeds[0].title == "Tic-tac-toe: ❌ you vs me ⭕"  # the channel's
+    await s.alice.slash(s.channel, "ttt move", cell=5)
+    refused = await s.alice.slash(s.channel, "ttt move", cell=5)
+    assert refused.response.content.startswith("La case 5 est prise.")  # hers
+    help_ = (await s.alice.slash(s.channel, "ttt help")).response.embeds[0]
+    assert help_.title == "Comment jouer contre moi"
+
+
+async def test_a_language_without_a_catalog_gets_english(simcord_env, locales):
+    s = server(simcord_env, "hu", locales, member_locale="hu")
+    started = await s.alice.slash(s.channel, "ttt play")
+    assert started.response.embeds[0].title == "Tic-tac-toe: ❌ you vs me ⭕"
+
+
+def localized(node: dict, where: str, missing: list[str]) -> None:
+    """Every description and choice of a command payload, translated in every catalog's
+    language; no name translated (see cogs.translator)."""
+    assert "name_localizations" not in node or not node["name_localizations"], where
+    if "description" in node:
+        have = set(node.get("description_localizations") or {})
+        if not set(LANGUAGES) <= have:
+            missing.append(f"{where}: {sorted(set(LANGUAGES) - have)}")
+    for choice in node.get("choices") or ():
+        have = set(choice.get("name_localizations") or {})
+        if not set(LANGUAGES) <= have:
+            missing.append(f"{where} choice {choice['name']}: {sorted(set(LANGUAGES) - have)}")
+    for option in node.get("options") or ():
+        localized(option, f"{where} {option['name']}", missing)
+
+
+async def test_the_synced_commands_carry_every_language(world):
+    synced = world.env.backend.commands[None]
+    assert {name for name, _ in synced} == {"ttt", "connect4", "ttt-admin"}
+    assert len(LANGUAGES) >= 10
+    missing: list[str] = []
+    for command in synced.values():
+        localized(command, f"/{command['name']}", missing)
+    assert not missing
+    ttt = synced[("ttt", 1)]
+    assert ttt["description_localizations"]["de"] == (
+        "Spiel Tic-Tac-Toe gegen einen Bot, der aus seinen Niederlagen lernt"
+    )
+
+
+@pytest.mark.parametrize("locale", ["es-419", "en-GB", "pt-BR"])
+def test_a_discord_locale_finds_its_language(locale):
+    from i18n import language
+
+    expected = {"es-419": "es-ES", "en-GB": "en-US", "pt-BR": "pt-BR"}[locale]
+    assert language(locale).code == expected

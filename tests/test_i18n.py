@@ -1,0 +1,133 @@
+"""The message catalogs (issue 18, part 1): every catalog says every message the code
+says, with the same placeholders and its language's plurals; a message the code adds
+without a translation fails here."""
+
+import re
+import textwrap
+
+import pytest
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+from i18n import ENGLISH, LANGUAGES, LOCALES, N_, Nn_, language
+from i18n.extract import TEMPLATE, Unfindable, in_code, messages
+
+FIELD = re.compile(r"\{(\w+)\}")
+REQUIRED = {"de", "fr", "es-ES", "pt-BR", "it", "pl", "ru", "tr", "nl", "ja"}
+
+
+def problems(catalog, said) -> list[str]:
+    """What a catalog lacks or gets wrong for the messages ``said``."""
+    found = []
+    nplurals = catalog.num_plurals
+    for m in said:
+        entry = catalog.get(m.text if m.plural is None else (m.text, m.plural))
+        if entry is None or not entry.string or entry.fuzzy:
+            found.append(f"untranslated: {m.text!r} ({m.places[0][0]})")
+            continue
+        fields = set(FIELD.findall(m.text)) | set(FIELD.findall(m.plural or ""))
+        forms = (entry.string,) if m.plural is None else entry.string
+        if m.plural is not None and len(forms) != nplurals:
+            found.append(f"{len(forms)} plural forms, not {nplurals}: {m.text!r}")
+        for form in forms:
+            if not form:
+                found.append(f"an empty plural form: {m.text!r}")
+            elif set(FIELD.findall(form)) != fields:
+                found.append(f"placeholders {sorted(FIELD.findall(form))} for {m.text!r}")
+            elif any(where.startswith("/") for where, _ in m.places) and len(form) > 100:
+                found.append(f"over Discord's 100 characters for a command: {form!r}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def said():
+    return messages()
+
+
+def test_there_are_ten_languages_beyond_english():
+    assert set(LANGUAGES) >= REQUIRED
+
+
+@pytest.mark.parametrize("path", sorted(LOCALES.glob("*.po")), ids=lambda p: p.stem)
+def test_every_catalog_translates_every_message_with_its_placeholders(path, said):
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=path.stem.replace("-", "_"))
+    # the plural rule is the language's own (CLDR, as Babel knows it)
+    assert catalog.num_plurals == get_plural(path.stem.replace("-", "_")).num_plurals
+    assert problems(catalog, said) == []
+    # and it carries nothing the code no longer says
+    keys = {m.text for m in said}
+    assert [
+        e.id for e in catalog if e.id and (e.id if isinstance(e.id, str) else e.id[0]) not in keys
+    ] == []
+
+
+def test_a_message_added_without_a_translation_is_found_and_reported(tmp_path, said):
+    (tmp_path / "cogs").mkdir()
+    (tmp_path / "gameflow").mkdir()
+    (tmp_path / "cogs" / "new.py").write_text(
+        textwrap.dedent(
+            """
+            from i18n import N_
+
+            def reply(lang):
+                return lang.t("A brand new reply to {player}.", player="<@1>"), N_("Another")
+            """
+        )
+    )
+    new = list(in_code(tmp_path))
+    assert [m.text for m in new] == ["A brand new reply to {player}.", "Another"]
+    with (LOCALES / "de.po").open("rb") as f:
+        catalog = read_po(f, locale="de")
+    assert len(problems(catalog, new)) == 2
+
+
+def test_a_message_that_is_not_written_out_cannot_hide(tmp_path):
+    (tmp_path / "cogs").mkdir()
+    (tmp_path / "gameflow").mkdir()
+    (tmp_path / "gameflow" / "hidden.py").write_text(
+        "def f(lang, text):\n    return lang.t(text)\n"
+    )
+    with pytest.raises(Unfindable, match=r"hidden\.py:2"):
+        list(in_code(tmp_path))
+
+
+def test_the_template_for_translators_is_current(said):
+    with TEMPLATE.open("rb") as f:
+        template = read_po(f)
+    assert {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id} == {
+        m.text for m in said
+    }
+
+
+def test_plurals_follow_each_language():
+    lessons = ("{count} lesson", "{count} lessons")
+    assert [ENGLISH.tn(*lessons, n) for n in (1, 2)] == ["1 lesson", "2 lessons"]
+    assert [LANGUAGES["ru"].tn(*lessons, n) for n in (1, 3, 5, 21)] == [
+        "1 урок",
+        "3 урока",
+        "5 уроков",
+        "21 урок",
+    ]
+    assert [LANGUAGES["pl"].tn(*lessons, n) for n in (1, 2, 5, 22)] == [
+        "1 lekcja",
+        "2 lekcje",
+        "5 lekcji",
+        "22 lekcje",
+    ]
+    assert LANGUAGES["fr"].tn(*lessons, 0) == "0 leçon"  # French counts 0 as one
+    assert LANGUAGES["ja"].tn(*lessons, 7) == "7 件のレッスン"
+
+
+def test_numbers_are_written_in_each_locale_way_but_ids_are_left_alone():
+    lesson = Nn_("{count} lesson", "{count} lessons", 12345)
+    assert ENGLISH.say(lesson) == "12,345 lessons"
+    assert LANGUAGES["de"].say(lesson) == "12.345 Lektionen"
+    assert LANGUAGES["fr"].say(lesson) == "12\u202f345 leçons"
+    turn = N_("It's {player}'s turn: wait for their move.", player="<@123456789012345678>")
+    assert "<@123456789012345678>" in LANGUAGES["de"].say(turn)
+
+
+def test_an_unknown_locale_is_english():
+    assert language("hu") is ENGLISH and language(None) is ENGLISH
+    assert str(N_("Cancel")) == "Cancel"
