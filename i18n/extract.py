@@ -120,9 +120,15 @@ def _po(catalog: Catalog, **options) -> bytes:
     return out.getvalue()
 
 
+def _dated(text: bytes) -> bytes:
+    return b"\n".join(line for line in text.split(b"\n") if b"-Date:" not in line)
+
+
 def main() -> int:
     pot = template()
-    TEMPLATE.write_bytes(_po(pot, no_location=False))
+    written = _po(pot, no_location=False)
+    if not TEMPLATE.exists() or _dated(TEMPLATE.read_bytes()) != _dated(written):
+        TEMPLATE.write_bytes(written)  # its date changes only with its messages
     for path in sorted(LOCALES.glob("*.po")):
         with path.open("rb") as f:
             catalog = read_po(f, locale=path.stem.replace("-", "_"))

@@ -116,7 +116,7 @@ def test_plurals_follow_each_language():
         "22 lekcje",
     ]
     assert LANGUAGES["fr"].tn(*lessons, 0) == "0 leçon"  # French counts 0 as one
-    assert LANGUAGES["ja"].tn(*lessons, 7) == "7 件のレッスン"
+    assert LANGUAGES["ja"].tn(*lessons, 7) == "7件のレッスン"  # one form: a counter word
 
 
 def test_numbers_are_written_in_each_locale_way_but_ids_are_left_alone():

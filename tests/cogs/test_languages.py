@@ -61,9 +61,9 @@ async def test_a_japanese_server_plays_and_refuses_in_japanese(simcord_env, loca
     refused = await s.alice.slash(s.channel, "ttt move", cell=5)
     assert refused.ephemeral
     assert "`/connect4 move`" in refused.response.content
-    assert refused.response.content.startswith("このチャンネルのゲームは四目並べ 4×4 です")
+    assert refused.response.content.startswith("このチャンネルの対局は四目並べ 4×4です")
     stats = (await s.alice.slash(s.channel, "connect4 stats")).response.embeds[0]
-    assert stats.title == "Heim の四目並べ 4×4"
+    assert stats.title == "Heimでの四目並べ 4×4"
     assert "このサーバー" in {f.name for f in stats.fields}
 
 
