@@ -124,6 +124,7 @@ def cancel_view(run_id: int, lang: Language) -> discord.ui.View:
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)  # a server's own tools only
 @app_commands.default_permissions(manage_guild=True)
 class Admin(
     commands.GroupCog,

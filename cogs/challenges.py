@@ -19,6 +19,7 @@ from gameflow import CHALLENGE_SECONDS, COMMANDS, ChallengeRecord, GameService
 from i18n import ENGLISH, N_, Language
 
 from .boards import look_of
+from .places import bot_is_here
 from .render import NEUTRAL, board_embed, board_view
 from .replies import answer, in_time, public, refuse, server_language, show, update
 
@@ -176,6 +177,28 @@ class ChallengeDesk:
     ) -> None:
         """Invite ``opponent`` (``None``: anyone). ``known_member``: the opponent is known
         to be a member (they played here: a rematch), so no member object is needed."""
+        command = COMMANDS[game]
+        if interaction.guild_id is None:
+            await refuse(
+                interaction,
+                N_(
+                    "Challenges between members need a server: here you play me, and each "
+                    "player teaches their own bot. `{command} play` starts a game.",
+                    command=command,
+                ),
+            )
+            return
+        if not bot_is_here(interaction):  # it could not show the invitation's end
+            await refuse(
+                interaction,
+                N_(
+                    "Challenges between members need me in this server, where I am only "
+                    "through your own install. A server manager can add me; meanwhile "
+                    "`{command} play` plays me here.",
+                    command=command,
+                ),
+            )
+            return
         is_me = opponent is not None and opponent.id == self.bot.user.id
         is_bot = getattr(opponent, "bot", False)
         if (

@@ -20,7 +20,8 @@ Size = Literal["4x4", "5x4"]
 COMMAND = "/connect4"
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)  # as /ttt: see cogs.places
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class ConnectFour(
     commands.GroupCog,
     group_name="connect4",

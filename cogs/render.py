@@ -381,14 +381,14 @@ def member_games_text(record: MemberRecord, *, server: bool, lang: Language = EN
 def stats_embed(
     stats: Stats,
     player: discord.abc.User,
-    guild_name: str,
+    guild_name: str | None,
     game: str = TICTACTOE,
     *,
     asker_id: int | None = None,
     lang: Language = ENGLISH,
 ) -> discord.Embed:
     """The server's figures and ``player``'s (the asker's own: "You"; another member's,
-    by their name)."""
+    by their name). ``guild_name`` ``None``: outside any server, the player's own bot."""
 
     def beatable(v) -> str:
         if not v.beatable:
@@ -401,10 +401,13 @@ def stats_embed(
 
     look = look_of(game)
     embed = discord.Embed(
-        title=lang.t("{game} in {server}", game=look.title, server=guild_name), colour=NEUTRAL
+        title=lang.t("{game} with your own bot", game=look.title)
+        if guild_name is None
+        else lang.t("{game} in {server}", game=look.title, server=guild_name),
+        colour=NEUTRAL,
     )
     embed.add_field(
-        name=lang.t("This server"),
+        name=lang.t("This server") if guild_name is not None else lang.t("Your own bot"),
         value=f"{games_text(stats.server, lang)}\n"
         f"{member_games_text(stats.between_members, server=True, lang=lang)}",
         inline=False,

@@ -20,12 +20,14 @@ from discord.ext import commands, tasks
 
 from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
 from gameflow.brain import EXAMPLES
+from gameflow.places import is_own_bot
 from gameflow.service import no_game_here
 from i18n import N_, Language, Msg, language
 
 from . import chart
 from .boards import look_of
 from .challenges import ChallengeButton, ChallengeDesk
+from .places import bot_is_here, place, place_name
 from .questions import AnswerButton, Questions
 from .render import (
     WELCOME,
@@ -96,7 +98,10 @@ class RematchButton(
         await interaction.client.get_cog("TicTacToe").on_rematch(interaction, self.game_id)
 
 
-@app_commands.guild_only()
+# installable to a server, and to a member's own account: then usable in DMs, group DMs
+# and servers that have not added the bot (see cogs.places)
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class TicTacToe(
     commands.GroupCog,
     group_name="ttt",
@@ -141,6 +146,8 @@ class TicTacToe(
             interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
         )
         old_message_id = turn.game.message_id
+        if not bot_is_here(interaction):  # only the interaction's own answers reach here
+            old_message_id = None
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
                 old_message_id = await self.service.attach_message(turn.game, message_id)
@@ -156,8 +163,8 @@ class TicTacToe(
     async def _redraw(self, turn: Turn) -> None:
         """Redraw a game's live board as the game now stands (it ended without a request
         in its channel: a timeout, or a moderator)."""
-        if turn.game.message_id is None:
-            return
+        if turn.game.message_id is None or self.bot.get_guild(turn.game.guild_id) is None:
+            return  # outside a server that added the bot, it may not edit: a click says so
         channel = self.bot.get_partial_messageable(turn.game.channel_id)
         lang = server_language(self.bot, turn.game.guild_id)
         try:
@@ -192,7 +199,7 @@ class TicTacToe(
         turn = await in_time(
             interaction,
             self.service.start(
-                interaction.guild_id,
+                place(interaction),
                 interaction.channel_id,
                 interaction.user.id,
                 bot_first=first == "bot",
@@ -200,8 +207,14 @@ class TicTacToe(
                 level=level,
             ),
         )
-        if turn is not None:
-            await show(interaction, lambda: self._post_board(interaction, turn))
+        if turn is None:
+            return
+        await show(interaction, lambda: self._post_board(interaction, turn))
+        if interaction.guild_id is not None and not bot_is_here(interaction):
+            try:  # its data stays 30 days after its last game
+                await self.service.played_without_me(interaction.guild_id)
+            except Exception:  # the game is saved; the server's next game notes it again
+                log.warning("could not note a game in server %s", interaction.guild_id)
 
     async def play_move(self, interaction: discord.Interaction, number: int, command: str) -> None:
         turn = await in_time(
@@ -279,12 +292,22 @@ class TicTacToe(
         except GameError as error:
             await refuse(interaction, error.message)
             return
-        view = await self.service.brain.view(interaction.guild_id, played, game_name)
+        view = await self.service.brain.view(place(interaction), played, game_name)
         await interaction.response.send_message(
             embed=brain_embed(view, title, lang), ephemeral=True
         )
 
     async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
+        if interaction.guild_id is None:
+            await refuse(
+                interaction,
+                N_(
+                    "The leaderboard ranks a server's members. Outside a server you teach your "
+                    "own bot: `{command} stats` shows how far it has come.",
+                    command=COMMANDS[game],
+                ),
+            )
+            return
         if not await self.may_post(interaction):
             return
         # every read of the store goes through the deadline guard: a slow database must
@@ -296,10 +319,11 @@ class TicTacToe(
         if standings is None:
             return
         top, own = standings
+        lang = public(interaction)
         await answer(
             interaction,
             embed=leaderboard_embed(
-                top, own, by, interaction.guild.name, interaction.user.id, game, public(interaction)
+                top, own, by, place_name(interaction, lang), interaction.user.id, game, lang
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -313,18 +337,16 @@ class TicTacToe(
         """This server's figures, and the asker's (or ``member``'s) record."""
         if not await self.may_post(interaction):
             return
-        guild_id = interaction.guild_id
+        guild_id = place(interaction)
         player = member or interaction.user
         stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
         if stats is None:
             return
         lang = public(interaction)
-        embed = stats_embed(
-            stats, player, interaction.guild.name, game, asker_id=interaction.user.id, lang=lang
-        )
-        png = await in_time(
-            interaction, self._curve_png(guild_id, interaction.guild.name, game, lang)
-        )
+        # outside a server, the player's own bot (None: see stats_embed)
+        server = None if is_own_bot(guild_id) else place_name(interaction, lang)
+        embed = stats_embed(stats, player, server, game, asker_id=interaction.user.id, lang=lang)
+        png = await in_time(interaction, self._curve_png(guild_id, server, game, lang))
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)
             await answer(interaction, embed=embed)
             return
@@ -332,13 +354,15 @@ class TicTacToe(
         await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
 
     async def _curve_png(
-        self, guild_id: int, guild_name: str, game: str, lang: Language
+        self, guild_id: int, guild_name: str | None, game: str, lang: Language
     ) -> bytes | None:
         """The learning curve's picture; the figures are shown even if drawing fails."""
         try:
             points = await self.service.curve(guild_id, game)
             title = (
-                lang.t("How I learned in {server}", server=guild_name)
+                lang.t("How your own bot learned")
+                if guild_name is None
+                else lang.t("How I learned in {server}", server=guild_name)
                 if game == TICTACTOE
                 else lang.t(
                     "How I learned in {server} ({game})",
@@ -477,14 +501,31 @@ class TicTacToe(
         name="forget-me", description="Delete your games and records in this server"
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
-        record, with_members = await self.service.records(interaction.guild_id, interaction.user.id)
+        here = place(interaction)
+        record, with_members = await self.service.records(here, interaction.user.id)
+        lang = private(interaction)
+        if is_own_bot(here):
+            if not record.games:
+                await refuse(
+                    interaction, N_("Your own bot has nothing of yours yet: nothing to delete.")
+                )
+                return
+            await self.questions.ask(
+                interaction,
+                "forget",
+                lang.t(
+                    "Delete your own bot: everything it learned from you outside servers, "
+                    "with your games and records there? It starts again as if new. This "
+                    "cannot be undone."
+                ),
+            )
+            return
         if not record.games and not with_members.games:
             await refuse(
                 interaction,
                 N_("I hold no finished games of yours in this server: nothing to delete."),
             )
             return
-        lang = private(interaction)
         await self.questions.ask(
             interaction,
             "forget",
@@ -499,8 +540,21 @@ class TicTacToe(
         go, _ = await self.questions.settle(interaction, button)
         if not go:
             return
+        here = place(interaction)
+        if is_own_bot(here):
+            erased = await in_time(interaction, self.service.erase_server(here))
+            if erased is not None:
+                await update(
+                    interaction,
+                    content=private(interaction).t(
+                        "🗑️ Deleted your own bot, with your games and records. It starts "
+                        "again as if new."
+                    ),
+                    view=None,
+                )
+            return
         forgotten = await in_time(
-            interaction, self.service.forget_player(interaction.guild_id, interaction.user.id)
+            interaction, self.service.forget_player(here, interaction.user.id)
         )
         if forgotten is not None:
             lang = private(interaction)
@@ -593,6 +647,8 @@ class TicTacToe(
         in the channel, in the server's language (without pinging anyone)."""
         game = turn.game
         await self._redraw(turn)
+        if self.bot.get_guild(game.guild_id) is None:
+            return  # not in a server that added the bot: it may not post there
         channel = self.bot.get_partial_messageable(game.channel_id)
         text = server_language(self.bot, game.guild_id).say(notice)
         try:

@@ -116,7 +116,9 @@ class Shards:
     ids: tuple[int, ...]
 
     def owns(self, guild_id: int) -> bool:
-        return (guild_id >> 22) % self.count in self.ids  # Discord's rule for a server's shard
+        # Discord's rule for a server's shard; a player's own bot (a negative id: see
+        # gameflow.places) is played in DMs, which Discord sends to shard 0
+        return (0 if guild_id < 0 else (guild_id >> 22) % self.count) in self.ids
 
 
 def _owned(shards: Shards | None) -> tuple[str, tuple]:
@@ -130,7 +132,7 @@ def _owned(shards: Shards | None) -> tuple[str, tuple]:
             ranges[-1][1] = shard
         else:
             ranges.append([shard, shard])
-    shard_of = "(guild_id >> 22) % ?"
+    shard_of = "(CASE WHEN guild_id < 0 THEN 0 ELSE (guild_id >> 22) % ? END)"  # see owns
     condition = " OR ".join(f"{shard_of} BETWEEN ? AND ?" for _ in ranges)
     return f" AND ({condition})", tuple(
         v for low, high in ranges for v in (shards.count, low, high)
@@ -759,10 +761,11 @@ class Store:
 
     async def servers_with_data(self, shards: Shards | None = None) -> list[int]:
         """The Discord servers (of ``shards``) the bot keeps anything about: lessons, games
-        or settings. Server 0 is the terminal's own, never a Discord server's."""
+        or settings. Server 0 is the terminal's own, and a negative id a player's own bot
+        (gameflow.places): neither is a Discord server's."""
         owned, params = _owned(shards)
         parts = [
-            f"SELECT guild_id FROM {table} WHERE guild_id != 0{owned}"
+            f"SELECT guild_id FROM {table} WHERE guild_id > 0{owned}"
             for table in ("facts", "games", "guild_settings")
         ]
         rows = await self._fetch(" UNION ".join(parts) + " ORDER BY guild_id", params * 3)

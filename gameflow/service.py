@@ -455,6 +455,12 @@ class GameService:
     async def joined_server(self, guild_id: int) -> None:
         await self.store.joined_server(guild_id)
 
+    async def played_without_me(self, guild_id: int) -> None:
+        """A game in a server the bot is not in (members use it through their own
+        install): the server's data stays 30 days after its last game there, then goes
+        as a departed server's does (unless the server adds the bot)."""
+        await self.store.left_server(guild_id, now=self.clock())
+
     async def note_departures(self, present: set[int]) -> list[int]:
         """At start: the servers (of this process's shards) the bot keeps data about but is
         no longer in (removed while it was not running, so no event told it) start their

@@ -53,6 +53,15 @@ class User:
 
 
 @dataclass
+class Elsewhere:
+    """A channel the bot is not in, reached only through a member's own install of the
+    app: a group DM (``guild_id`` None), or a channel of a server that has not added it."""
+
+    channel_id: int
+    guild_id: int | None
+
+
+@dataclass
 class Interaction:
     """One interaction the fake sent, and everything the bot answered to it."""
 
@@ -95,6 +104,7 @@ class FakeDiscord:
         self.interactions: dict[int, Interaction] = {}
         self.ready = asyncio.Event()
         self.requests: list[tuple[str, str]] = []
+        self.elsewhere: dict[int, Elsewhere] = {}  # by channel
         self.intents = 0  # what the bot asked for when it identified
         self.chatter_sent = 0  # members' ordinary messages the bot was sent
         self._sockets: list[web.WebSocketResponse] = []
@@ -144,10 +154,30 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(3, user, int(message["channel_id"]), data, message)
 
+    def group_dm(self) -> int:
+        """A group DM where a member uses their own install: its channel."""
+        channel_id = snowflake()
+        self.elsewhere[channel_id] = Elsewhere(channel_id, None)
+        return channel_id
+
+    def server_without_the_bot(self) -> Elsewhere:
+        """A server that has not added the bot, and one of its channels."""
+        place = Elsewhere(snowflake(), snowflake())
+        self.elsewhere[place.channel_id] = place
+        return place
+
     async def _interact(self, kind, user, channel_id, data, message=None) -> Interaction:
         await asyncio.wait_for(self.ready.wait(), 30)
         interaction = Interaction(snowflake(), f"token-{snowflake()}", channel_id, time.monotonic())
         self.interactions[interaction.id] = interaction
+        place = self.elsewhere.get(channel_id)
+        if place is not None:
+            payload = self._elsewhere(interaction, kind, user, place, data)
+            if message is not None:
+                interaction.source_message_id = int(message["id"])
+                payload["message"] = message
+            await self.dispatch("INTERACTION_CREATE", payload)
+            return interaction
         payload = {
             "id": str(interaction.id), "application_id": str(self.app_id), "type": kind,
             "token": interaction.token, "version": 1, "data": data,
@@ -164,6 +194,34 @@ class FakeDiscord:
             payload["message"] = message
         await self.dispatch("INTERACTION_CREATE", payload)
         return interaction
+
+    def _elsewhere(self, interaction, kind, user, place: Elsewhere, data) -> dict[str, Any]:
+        """An interaction where only the member's own install of the app is: the bot is
+        not a member there (its guild, if any, is not one of the bot's)."""
+        payload = {
+            "id": str(interaction.id), "application_id": str(self.app_id), "type": kind,
+            "token": interaction.token, "version": 1, "data": data,
+            "channel_id": str(place.channel_id), "locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"1": str(user.id)},
+            "app_permissions": str(EVERYONE), "attachment_size_limit": 25 << 20,
+        }  # fmt: skip
+        if place.guild_id is None:  # a group DM
+            payload["context"] = 2
+            payload["user"] = user.payload()
+            payload["channel"] = {"id": str(place.channel_id), "type": 3, "recipients": []}
+        else:
+            payload["context"] = 0
+            payload["guild_id"] = str(place.guild_id)
+            payload["guild"] = {"id": str(place.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["channel"] = {"id": str(place.channel_id), "type": 0,
+                                  "guild_id": str(place.guild_id), "name": "somewhere",
+                                  "position": 0, "permission_overwrites": [], "nsfw": False,
+                                  "parent_id": None}  # fmt: skip
+            payload["member"] = {"user": user.payload(), "roles": [], "joined_at": _now(),
+                                 "deaf": False, "mute": False, "flags": 0,
+                                 "permissions": str(user.permissions)}  # fmt: skip
+        return payload
 
     async def answered(self, interaction: Interaction, timeout: float = 20) -> Interaction:
         """Wait until the bot has finished answering (a deferred one completed, too)."""
@@ -277,6 +335,8 @@ class FakeDiscord:
             return self._callback(int(parts[1]), parts[2], body)
         if parts[0] == "webhooks":
             return self._webhook(method, parts[2], parts[3:], body)
+        if parts[0] == "channels" and int(parts[1]) in self.elsewhere:  # the bot is not there
+            return _json({"message": "Missing Access", "code": 50001}, status=403)
         if parts[0] == "channels" and parts[2] == "messages":
             channel_id = int(parts[1])
             if method == "POST":
@@ -370,6 +430,10 @@ class FakeDiscord:
             "embeds": data.get("embeds") or [], "components": data.get("components") or [],
             "pinned": False, "type": 0, "flags": int(data.get("flags") or 0),
         }  # fmt: skip
+        if (place := self.elsewhere.get(channel_id)) is not None:
+            message["guild_id"] = str(place.guild_id) if place.guild_id else None
+            if place.guild_id is None:
+                del message["guild_id"]
         self.messages[int(message["id"])] = message
         return message
 

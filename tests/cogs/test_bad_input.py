@@ -141,8 +141,10 @@ async def test_a_move_out_of_turn_while_the_bot_replies_is_refused(world):
     assert board_of(w.channel.last_message) == "O...X...."
 
 
-async def test_commands_are_offered_in_servers_but_not_in_direct_messages(world):
+async def test_games_are_offered_in_servers_and_dms_and_admin_tools_only_in_servers(world):
     w = world
     assert {"ttt play", "ttt move", "ttt stats"} <= set(w.alice.available_commands(w.channel))
-    loner = w.env.create_user("loner")
-    assert not any(c.startswith("ttt") for c in loner.available_commands())
+    loner = w.env.create_user("loner")  # a user installs, and plays in DMs (issue 18)
+    in_dms = loner.available_commands()
+    assert {"ttt play", "connect4 play"} <= set(in_dms)
+    assert not any(c.startswith("ttt-admin") for c in in_dms)

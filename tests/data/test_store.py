@@ -517,6 +517,22 @@ async def test_a_process_of_thousands_of_shards_picks_up_its_own_servers(store):
     assert owned == [0, 1, 4, 5]
 
 
+async def test_a_players_own_bot_belongs_to_shard_0_and_is_no_discord_server(store):
+    """Issue 18, part 2: outside servers each player teaches their own bot, under the
+    negative of their user ID. Discord sends DMs to shard 0, so that process picks up its
+    games; and it never counts as a server the bot left (whose data goes in 30 days)."""
+    from data import Shards
+
+    player = 123456789012345678
+    await store.start_game(-player, 1, player, "O", [], now=1.0)  # a DM game
+    await store.start_game(5 << 22, 2, 7, "O", [], now=1.0)  # a server on shard 1 of 4
+    first, second = Shards(4, (0,)), Shards(4, (1, 2, 3))
+    assert first.owns(-player) and not second.owns(-player)
+    assert [g.guild_id for g in await store.running_games(first)] == [-player]
+    assert [g.guild_id for g in await store.running_games(second)] == [5 << 22]
+    assert await store.servers_with_data() == [5 << 22]
+
+
 async def test_the_wins_leaderboard_counts_only_wins_at_full_strength(tmp_path, store):
     """Issue 17: wins against an easier bot (medium, easy) count in the player's record,
     not on the wins leaderboard; each level's record is kept apart."""
