@@ -122,3 +122,37 @@ def test_a_discord_locale_finds_its_language(locale):
 
     expected = {"es-419": "es-ES", "en-GB": "en-US", "pt-BR": "pt-BR"}[locale]
     assert language(locale).code == expected
+
+
+@pytest.mark.parametrize("locale", ["fr", "es-ES", "pt-BR", "it", "pl", "ru", "tr", "nl"])
+async def test_a_member_gets_the_board_a_refusal_and_stats_in_their_language(
+    simcord_env, locales, locale
+):
+    """The issue's test of done: the board, refusals and stats in the server's and the
+    member's language (each as its catalog says it, and not in English)."""
+    from i18n import ENGLISH, language
+
+    lang = language(locale)
+    s = server(simcord_env, locale, locales, member_locale=locale)
+    started = await s.alice.slash(s.channel, "ttt play")
+    said = started.response.embeds[0].description
+    your_turn = lang.t(
+        "Your turn, {player} ({mark}): {prompt}.",
+        player=s.alice.mention,
+        mark="❌",
+        prompt=lang.t("pick a free cell"),
+    )
+    assert your_turn in said and "Your turn" not in said
+    await s.alice.slash(s.channel, "ttt move", cell=5)
+    refused = await s.alice.slash(s.channel, "ttt move", cell=5)
+    taken = lang.t("Cell {cell} is taken. Free cells: {free}.", cell=5, free="2, 3, 4, 6, 7, 8, 9")
+    assert (
+        refused.response.content
+        == taken
+        != ENGLISH.t(
+            "Cell {cell} is taken. Free cells: {free}.", cell=5, free="2, 3, 4, 6, 7, 8, 9"
+        )
+    )
+    stats = (await s.alice.slash(s.channel, "ttt stats")).response.embeds[0]
+    assert stats.title == lang.t("{game} in {server}", game=lang.t("Tic-tac-toe"), server="Heim")
+    assert lang.t("This server") in {f.name for f in stats.fields}
