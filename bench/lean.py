@@ -159,7 +159,14 @@ async def bot_process(players: int, env: dict[str, str]):
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
         home, report = Path(folder), Path(folder) / "loop.json"
-        env = {"LOG_LEVEL": "WARNING", "BENCH_LOOP_REPORT": str(report), **env}
+        # each player starts a game every few seconds: far past the public posting limit
+        # (PUBLIC_POSTS_PER_MINUTE), which would refuse most of them after the first minute
+        env = {
+            "LOG_LEVEL": "WARNING",
+            "BENCH_LOOP_REPORT": str(report),
+            "PUBLIC_POSTS_PER_MINUTE": "0",
+            **env,
+        }
         process = await launch_bot(
             fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL
         )
