@@ -118,3 +118,23 @@ def test_the_chart_reads_on_a_phone_with_whole_games_and_plain_counts():
     sizes = [t.get_fontsize() for t in (*bottom.get_xticklabels(), *bottom.texts)]
     assert min(sizes) >= 11 and fig._suptitle.get_fontsize() >= 15
     assert chart.DPI * chart.SIZE_INCHES[0] >= 1200  # wide enough to stay sharp when scaled
+
+
+def test_the_chart_speaks_the_servers_language_where_its_font_can_write_it():
+    """Issue 18: the picture's labels are in the server's language; Japanese, which
+    matplotlib's own font cannot draw (it would be empty boxes), falls back to English."""
+    from i18n import LANGUAGES
+
+    points = [CurvePoint(1, 3, 40, 300, False), CurvePoint(2, 300, 0, 0, True)]
+    german = chart.figure(points, "Wie ich auf Heim gelernt habe", LANGUAGES["de"])
+    top, bottom = german.axes
+    assert top.get_ylabel() == "Lektionen"
+    assert bottom.get_xlabel() == "auf diesem Server gespielte Partien"
+    assert any("Training +297" in t.get_text() for t in top.texts)
+    assert german._suptitle.get_text() == "Wie ich auf Heim gelernt habe"
+    japanese = chart.figure(points, "Heimでの学習の記録", LANGUAGES["ja"])
+    top, bottom = japanese.axes
+    assert top.get_ylabel() == "lessons" and bottom.get_ylabel() == "ways to beat me"
+    assert japanese._suptitle.get_text() == "How I learned"  # the title, drawable
+    russian = chart.figure(points, "Как я учился", LANGUAGES["ru"])
+    assert russian.axes[0].get_ylabel() == "уроки"  # Cyrillic: the font has it
