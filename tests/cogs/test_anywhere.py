@@ -68,3 +68,19 @@ async def test_the_commands_say_where_they_can_be_installed_and_used(world):
         assert sorted(command["contexts"]) == [0, 1, 2]  # servers, DMs, group DMs
     admin = synced[("ttt-admin", 1)]
     assert admin["integration_types"] == [0] and admin["contexts"] == [0]
+
+
+async def test_a_dm_game_times_out_quietly_where_the_bot_may_not_post(world, new_bot, monkeypatch):
+    """The sweep ends an idle DM game like any other, but posts and edits nothing there
+    (only interactions may answer outside servers that added the bot); the old board's
+    buttons then say the game is over."""
+    monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "1")
+    await world.env.restart_bot(new_bot())
+    alice = world.alice.user
+    started = await alice.slash("ttt play")
+    board = started.response.message
+    await world.env.advance_time(2 * 60)
+    assert alice.dm_channel.last_message.id == board.id  # no notice after it
+    late = await alice.slash("ttt move", cell=1)
+    assert late.ephemeral and late.response.content.startswith("No game is running")
+    assert not world.env.errors

@@ -156,3 +156,26 @@ async def test_a_member_gets_the_board_a_refusal_and_stats_in_their_language(
     stats = (await s.alice.slash(s.channel, "ttt stats")).response.embeds[0]
     assert stats.title == lang.t("{game} in {server}", game=lang.t("Tic-tac-toe"), server="Heim")
     assert lang.t("This server") in {f.name for f in stats.fields}
+
+
+async def test_a_timeout_notice_speaks_the_servers_language(
+    simcord_env, locales, new_bot, monkeypatch
+):
+    monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "1")
+    await simcord_env.restart_bot(new_bot())
+    s = server(simcord_env, "de", locales, member_locale="de")
+    await s.alice.slash(s.channel, "ttt play")
+    await simcord_env.advance_time(2 * 60)
+    notice = s.channel.last_message.content
+    assert notice.startswith(f"⌛ Die Partie von {s.alice.mention} wurde nach 1 Minute ohne Zug")
+    assert "`/ttt play` startet eine neue." in notice
+
+
+def test_durations_and_numbers_read_as_each_language_says_them():
+    from cogs.render import duration_text
+    from i18n import LANGUAGES
+
+    assert duration_text(150, LANGUAGES["de"]) == "2,5 Minuten"
+    assert duration_text(1, LANGUAGES["ru"]) == "1 секунду"
+    assert duration_text(5 * 60, LANGUAGES["pl"]) == "5 minut"
+    assert duration_text(0.2, LANGUAGES["ja"]) == "1秒未満"
