@@ -98,6 +98,9 @@ class TicTacToeLook(Look):
         "bot_wins": N_("Playing {where} there wins; I'll do it again."),
         "you_win": N_("Your move to {where} there wins; I'll remember it when I play your side."),
         "you_lose": N_("Your move to {where} there loses; I'll remember it too."),
+        # a game between members, watched
+        "mark_wins": N_("{mark} on {where} there wins; I'll remember it."),
+        "mark_loses": N_("{mark} on {where} there loses; I'll remember it."),
     }
 
     def __init__(self) -> None:
@@ -171,6 +174,8 @@ class ConnectFourLook(Look):
         "bot_wins": N_("Dropping in {where} there wins; I'll do it again."),
         "you_win": N_("Your drop in {where} there wins; I'll remember it when I play your side."),
         "you_lose": N_("Your drop in {where} there loses; I'll remember it too."),
+        "mark_wins": N_("{mark} dropping in {where} there wins; I'll remember it."),
+        "mark_loses": N_("{mark} dropping in {where} there loses; I'll remember it."),
     }
 
     def __init__(self, game: str) -> None:

@@ -120,15 +120,12 @@ def describe_lesson(
     look = look or look_of(TICTACTOE)
     where = look.where(lesson.cell)
     if bot_mark is None:
-        mark = look.mark(lesson.player)
-        if lesson.outcome is WIN:
-            return lang.t("{mark} on {where} there wins; I'll remember it.", mark=mark, where=where)
-        return lang.t("{mark} on {where} there loses; I'll remember it.", mark=mark, where=where)
-    if lesson.player is bot_mark:
+        told = "mark_wins" if lesson.outcome is WIN else "mark_loses"
+    elif lesson.player is bot_mark:
         told = "bot_loses" if lesson.outcome is LOSS else "bot_wins"
     else:
         told = "you_win" if lesson.outcome is WIN else "you_lose"
-    return lang.say(look.lessons[told]).format(where=lang.say(where))
+    return lang.say(look.lessons[told]).format(where=lang.say(where), mark=look.mark(lesson.player))
 
 
 def lesson_text(turn: Turn, lang: Language = ENGLISH) -> str | None:
