@@ -27,6 +27,7 @@ from gameflow import (
     Turn,
     channel_list,
 )
+from gameflow.places import is_own_bot
 from i18n import ENGLISH, N_, Language
 
 from .boards import Look, look_of
@@ -250,6 +251,12 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
         embed.add_field(name=name, value=learned, inline=False)
     embed.set_footer(
         text=lang.tn(
+            "Your own bot knows {count} lesson.",
+            "Your own bot knows {count} lessons.",
+            turn.memory_size,
+        )
+        if is_own_bot(game.guild_id)
+        else lang.tn(
             "I know {count} lesson in this server.",
             "I know {count} lessons in this server.",
             turn.memory_size,

@@ -447,7 +447,12 @@ class TicTacToe(
 
     @app_commands.command(description="How to play me, and how I learn (only you see it)")
     async def help(self, interaction: discord.Interaction) -> None:
-        admin = bool(interaction.permissions and interaction.permissions.manage_guild)
+        admin = bool(  # where /ttt-admin is offered: a server that added the bot
+            bot_is_here(interaction)
+            and interaction.guild_id
+            and interaction.permissions
+            and interaction.permissions.manage_guild
+        )
         await interaction.response.send_message(
             embed=help_embed(admin=admin, lang=private(interaction)), ephemeral=True
         )

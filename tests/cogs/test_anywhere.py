@@ -19,6 +19,7 @@ async def test_a_dm_game_teaches_the_players_own_bot_and_not_the_server(world, s
     assert board_of(board) == "XOOX..X.."
     learned = next(f for f in board.embeds[0].fields if f.name == "What I learned")
     assert "won't play the top-right corner (3) in that position again" in learned.value
+    assert board.embeds[0].footer.text.startswith("Your own bot knows ")
 
     service = simcord_bot.service
     assert len(await service.memory(own_bot(alice.id))) > 0  # her own bot learned
@@ -41,6 +42,11 @@ async def test_what_needs_a_server_says_so_in_a_dm(world):
     assert board.ephemeral and "`/connect4 stats`" in board.response.content
     assert not any(c.startswith("ttt-admin") for c in alice.available_commands())
     assert "ttt play" in alice.available_commands()
+    # a server manager's help in a DM names no server tools: they are not offered there
+    admin_help = (await world.admin.user.slash("ttt help")).response.embeds[0]
+    assert "For server managers" not in {f.name for f in admin_help.fields}
+    in_server = (await world.admin.slash(world.channel, "ttt help")).response.embeds[0]
+    assert "For server managers" in {f.name for f in in_server.fields}
 
 
 async def test_forget_me_in_a_dm_deletes_the_players_own_bot(world, simcord_bot):
