@@ -46,6 +46,9 @@ async def play(fake, user, channel, *moves):
 
 
 def tried_to_reach(fake, channel_id) -> list[tuple[str, str]]:
+    """Calls outside the interactions' own responses; and none of those went past
+    Discord's 5 follow-ups per interaction for such apps."""
+    assert all(len(i.followups) <= 5 for i in fake.interactions.values())
     return [(m, p) for m, p in fake.requests if p.startswith(f"/channels/{channel_id}")]
 
 
