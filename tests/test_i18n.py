@@ -13,6 +13,7 @@ from i18n import ENGLISH, LANGUAGES, LOCALES, N_, Nn_, language
 from i18n.extract import TEMPLATE, Unfindable, in_code, messages
 
 FIELD = re.compile(r"\{(\w+)\}")
+CODE = re.compile(r"`[^`]+`")  # a command or option to type: the same in every language
 REQUIRED = {"de", "fr", "es-ES", "pt-BR", "it", "pl", "ru", "tr", "nl", "ja"}
 
 
@@ -34,6 +35,8 @@ def problems(catalog, said) -> list[str]:
                 found.append(f"an empty plural form: {m.text!r}")
             elif set(FIELD.findall(form)) != fields:
                 found.append(f"placeholders {sorted(FIELD.findall(form))} for {m.text!r}")
+            elif set(CODE.findall(form)) != set(CODE.findall(m.text)):
+                found.append(f"commands {sorted(CODE.findall(form))} for {m.text!r}")
             elif any(where.startswith("/") for where, _ in m.places) and len(form) > 100:
                 found.append(f"over Discord's 100 characters for a command: {form!r}")
     return found
