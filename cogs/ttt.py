@@ -146,13 +146,13 @@ class TicTacToe(
             interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
         )
         old_message_id = turn.game.message_id
-        if not bot_is_here(interaction):  # only the interaction's own answers reach here
-            old_message_id = None
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
                 old_message_id = await self.service.attach_message(turn.game, message_id)
             except Exception:  # the board is shown; only the later deletion of it is lost
                 log.warning("could not remember board message %s", message_id, exc_info=True)
+        if not bot_is_here(interaction):  # only the interaction's own answers reach here
+            return
         if old_message_id is not None and old_message_id != message_id:
             channel = self.bot.get_partial_messageable(turn.game.channel_id)
             try:

@@ -29,10 +29,15 @@ async def bot(fake, tmp_path):
     await process.wait()
 
 
-async def play(fake, user, channel, *moves):
-    """A game against the bot in ``channel``, the buttons of its board clicked in turn."""
+async def play(fake, user, channel, *moves, by="button"):
+    """A game against the bot in ``channel``, the buttons of its board clicked in turn
+    (``by="slash"``: ``/ttt move``, each answered with a new board)."""
     turn = await fake.answered(await fake.slash(user, "ttt play", channel))
     for move in moves:
+        if by == "slash":
+            turn = await fake.answered(await fake.slash(user, "ttt move", channel, cell=move))
+            assert turn.kind == "message" and not turn.ephemeral, turn.text
+            continue
         board = turn.message
         custom_id = next(
             b["custom_id"]
@@ -61,6 +66,7 @@ async def test_a_group_dm_game_teaches_the_players_own_bot_through_responses_onl
     group = fake.group_dm()
     ann, ben = User(4001, "ann"), User(4002, "ben")
     won = await play(fake, ann, group, 1, 4, 7)  # the naive bot loses down the left column
+    await play(fake, ann, group, 1, 4, 7, by="slash")  # again, each move a new board
     assert board_of(won.message) == "XOOX..X.."
     assert "wins!" in won.text
     assert lessons(bot, own_bot(ann.id)) > 0  # her own bot learned, nobody else's
@@ -76,7 +82,7 @@ async def test_a_group_dm_game_teaches_the_players_own_bot_through_responses_onl
 async def test_a_server_without_the_bot_teaches_that_servers_memory(fake, bot):
     place = fake.server_without_the_bot()
     cid = User(4003, "cid")
-    await play(fake, cid, place.channel_id, 1, 4, 7)
+    await play(fake, cid, place.channel_id, 1, 4, 7, by="slash")  # each a new board
     assert lessons(bot, place.guild_id) > 0  # the server's own memory: its community's
     second = await fake.answered(await fake.slash(cid, "ttt play", place.channel_id))
     assert second.kind == "message"  # a new board; the old one stays, as only Discord may
