@@ -488,14 +488,14 @@ class TicTacToe(
         except Exception:  # the sweep checks again before it deletes anything
             log.exception("could not note that the bot joined server %s", guild.id)
         me = guild.me
-        places = [guild.system_channel, *guild.text_channels]
-        place = next(
-            (c for c in places if c is not None and c.permissions_for(me).send_messages), None
+        channels = [guild.system_channel, *guild.text_channels]
+        hello_in = next(
+            (c for c in channels if c is not None and c.permissions_for(me).send_messages), None
         )
-        if place is None:
+        if hello_in is None:
             return
         try:
-            await place.send(
+            await hello_in.send(
                 language(guild.preferred_locale).say(WELCOME),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
