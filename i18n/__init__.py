@@ -50,16 +50,6 @@ class Msg:
     def __repr__(self) -> str:
         return f"Msg({self.text!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Msg) and (self.text, self.plural, self.count, self.args) == (
-            other.text,
-            other.plural,
-            other.count,
-            other.args,
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
 
 def N_(text: str, /, **args) -> Msg:
     return Msg(text, None, 0, args)
