@@ -37,9 +37,20 @@ def problems(catalog, said) -> list[str]:
                 found.append(f"placeholders {sorted(FIELD.findall(form))} for {m.text!r}")
             elif set(CODE.findall(form)) != set(CODE.findall(m.text)):
                 found.append(f"commands {sorted(CODE.findall(form))} for {m.text!r}")
+            elif not formats(form, fields):
+                found.append(f"braces Python cannot format: {form!r}")
             elif any(where.startswith("/") for where, _ in m.places) and len(form) > 100:
                 found.append(f"over Discord's 100 characters for a command: {form!r}")
     return found
+
+
+def formats(text: str, fields: set[str]) -> bool:
+    """Whether ``text`` formats as the bot formats it (a stray brace would raise)."""
+    try:
+        text.format_map(dict.fromkeys(fields, "x"))
+    except (ValueError, KeyError, IndexError):
+        return False
+    return True
 
 
 @pytest.fixture(scope="module")
