@@ -160,13 +160,12 @@ class TicTacToe(
             except discord.HTTPException as error:  # gone already, or no access: fine
                 log.warning("could not delete old board message %s: %s", old_message_id, error)
 
-    async def _redraw(self, turn: Turn) -> None:
+    async def _redraw(self, turn: Turn, lang: Language) -> None:
         """Redraw a game's live board as the game now stands (it ended without a request
         in its channel: a timeout, or a moderator)."""
-        if turn.game.message_id is None or self.bot.get_guild(turn.game.guild_id) is None:
-            return  # outside a server that added the bot, it may not edit: a click says so
+        if turn.game.message_id is None:
+            return
         channel = self.bot.get_partial_messageable(turn.game.channel_id)
-        lang = server_language(self.bot, turn.game.guild_id)
         try:
             await channel.get_partial_message(turn.game.message_id).edit(
                 embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
@@ -651,11 +650,13 @@ class TicTacToe(
         """Redraw the board of a game that ended outside its channel's requests, and say so
         in the channel, in the server's language (without pinging anyone)."""
         game = turn.game
-        await self._redraw(turn)
-        if self.bot.get_guild(game.guild_id) is None:
-            return  # not in a server that added the bot: it may not post there
+        guild = self.bot.get_guild(game.guild_id)
+        if guild is None:  # not a server that added the bot: it may neither edit nor post
+            return  # there; a click on the old board says the game is over
+        lang = language(guild.preferred_locale)
+        await self._redraw(turn, lang)
         channel = self.bot.get_partial_messageable(game.channel_id)
-        text = server_language(self.bot, game.guild_id).say(notice)
+        text = lang.say(notice)
         try:
             await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:
