@@ -126,7 +126,7 @@ def describe_lesson(
         told = "bot_loses" if lesson.outcome is LOSS else "bot_wins"
     else:
         told = "you_win" if lesson.outcome is WIN else "you_lose"
-    return lang.say(look.lessons[told]).format(where=lang.say(where), mark=look.mark(lesson.player))
+    return lang.say(look.lessons[told].with_args(where=where, mark=look.mark(lesson.player)))
 
 
 def lesson_text(turn: Turn, lang: Language = ENGLISH) -> str | None:

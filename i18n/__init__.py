@@ -50,6 +50,11 @@ class Msg:
     def __repr__(self) -> str:
         return f"Msg({self.text!r})"
 
+    def with_args(self, **args) -> Msg:
+        """The same message with more arguments (a sentence kept in a table, filled in
+        where it is said)."""
+        return Msg(self.text, self.plural, self.count, {**self.args, **args})
+
 
 def N_(text: str, /, **args) -> Msg:
     return Msg(text, None, 0, args)
