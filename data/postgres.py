@@ -9,9 +9,10 @@ migrations take an advisory lock so that two processes starting at once migrate 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 
 import asyncpg
 
@@ -35,6 +36,19 @@ UNREACHABLE = (
     asyncpg.InterfaceError,
     asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError,
+    # a connection whose server went away while it sat idle in the pool: asyncpg's
+    # protocol then refuses the next operation ("cannot switch to state …")
+    asyncpg.InternalClientError,
+)
+# of those, what a connection that was working says once its server process is gone (a
+# failover, a pooler restart, pg_terminate_backend): the pool's other idle connections
+# are likely gone too, and a fresh one may well work
+LOST = (
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.AdminShutdownError,
+    ConnectionResetError,
 )
 
 LOCK_WAIT_MS = 2000  # as SQLite's busy timeout: fail one request fast and truthfully
@@ -521,43 +535,70 @@ class PostgresDriver:
             for table in tables
         ]
 
-    async def fetch(self, sql: str, params: Sequence = ()) -> list:
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection. Handing it back may fail once its server is gone (the
+        pool resets it first); the pool then drops it, and what was done on it stands."""
+        db = await self._pool.acquire()
         try:
-            rows = [tuple(row) for row in await self._pool.fetch(dialect(sql), *params)]
-        except asyncpg.LockNotAvailableError:
-            raise StoreBusyError(_BUSY) from None
-        except UNREACHABLE as error:
-            raise self._unreachable(error) from None
+            yield db
+        finally:
+            try:
+                await self._pool.release(db)
+            except Exception as error:  # the pool has dropped it already
+                log.debug("a connection was dropped on release (%s)", type(error).__name__)
+
+    async def fetch(self, sql: str, params: Sequence = ()) -> list:
+        for attempt in (1, 2):
+            try:
+                async with self._connection() as db:
+                    rows = [tuple(row) for row in await db.fetch(dialect(sql), *params)]
+                break
+            except asyncpg.LockNotAvailableError:
+                raise StoreBusyError(_BUSY) from None
+            except UNREACHABLE as error:
+                if attempt == 1 and isinstance(error, LOST):
+                    await self._pool.expire_connections()  # a read is safe to ask again, anew
+                    continue
+                raise self._unreachable(error) from None
         self._reached()
         return rows
 
     async def write(
         self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int
     ) -> list:
-        wanted: list = []
-        committing = False
-        try:
-            async with self._pool.acquire() as db, db.transaction():
-                for index, (sql, params) in enumerate(statements):
-                    if isinstance(params, Rows):
-                        if params:
-                            await db.executemany(dialect(sql), params)
-                        rows = []
-                    else:
-                        rows = [tuple(row) for row in await db.fetch(dialect(sql), *params)]
-                    if index == 0 and guarded and not rows:
-                        raise StaleGameError(
-                            "the game changed since it was read; nothing was written"
-                        )
-                    if index == rows_of:
-                        wanted = rows
-                committing = True  # a connection lost from here on may have committed
-        except asyncpg.UniqueViolationError as error:
-            raise UniqueViolation(str(error)) from None
-        except asyncpg.LockNotAvailableError:
-            raise StoreBusyError(_BUSY) from None
-        except UNREACHABLE as error:
-            raise self._unreachable(error, maybe_written=committing) from None
+        statements = list(statements)  # asked again if the first connection was lost
+        for attempt in (1, 2):
+            wanted: list = []
+            committing = False
+            try:
+                async with self._connection() as db, db.transaction():
+                    for index, (sql, params) in enumerate(statements):
+                        if isinstance(params, Rows):
+                            if params:
+                                await db.executemany(dialect(sql), params)
+                            rows = []
+                        else:
+                            rows = [tuple(row) for row in await db.fetch(dialect(sql), *params)]
+                        if index == 0 and guarded and not rows:
+                            raise StaleGameError(
+                                "the game changed since it was read; nothing was written"
+                            )
+                        if index == rows_of:
+                            wanted = rows
+                    committing = True  # a connection lost from here on may have committed
+                break
+            except asyncpg.UniqueViolationError as error:
+                raise UniqueViolation(str(error)) from None
+            except asyncpg.LockNotAvailableError:
+                raise StoreBusyError(_BUSY) from None
+            except UNREACHABLE as error:
+                # lost before its COMMIT was sent, the transaction was rolled back with
+                # its connection: nothing was written, and it can be tried once anew
+                if attempt == 1 and not committing and isinstance(error, LOST):
+                    await self._pool.expire_connections()
+                    continue
+                raise self._unreachable(error, maybe_written=committing) from None
         self._reached()
         return wanted
 
