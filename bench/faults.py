@@ -11,8 +11,9 @@
   challenges inside one process: exactly one of each pair may apply. On a SQLite file,
   then on PostgreSQL (two connection pools, as two processes hold);
 * **outages**: games played on PostgreSQL through a proxy that cuts the connections and
-  pauses them at random (``tests/pgproxy.py``); every answer is checked against what is
-  stored once the database is back.
+  pauses them at random (``tests/pgproxy.py``), then with the server ending the bot's
+  connections at random (``pg_terminate_backend``, as a failover does); every answer is
+  compared at once with what the database holds.
 
 The summary counts, for every part, what was lost (announced but not stored),
 double-applied (one of a pair, both applied), unanswered (a request that got no true
@@ -138,24 +139,41 @@ async def races(count: int, seed: int, postgres: bool = False) -> None:
     )
 
 
-async def outages(channels: int, seconds: float, seed: int) -> None:
-    """Players play on PostgreSQL while a proxy cuts and pauses the connections at random;
-    every answer must be true of what the store holds once the database is back."""
+async def outages(channels: int, seconds: float, seed: int, *, terminate: bool = False) -> None:
+    """Players play on PostgreSQL while its connections fail at random, and every answer
+    is compared at once with what a connection of its own reads back.
+
+    The failures: a proxy that cuts and pauses the connections (PostgreSQL killed or
+    paused, the network gone); or, with ``terminate``, the server ending the bot's
+    connections (``pg_terminate_backend``: a failover, a pooler restart).
+    """
+    import asyncpg
+
     rng = random.Random(seed)
     started = time.perf_counter()
-    tally = dict.fromkeys(("moves", "refused", "uncertain", "cuts", "pauses"), 0)
+    tally = dict.fromkeys(("moves", "refused", "uncertain", "cuts", "pauses", "ended"), 0)
     announced: dict[int, tuple[int, ...]] = {}  # game id -> the moves last announced
     uncertain: set[int] = set()  # games with a write that may or may not have landed
+    name = f"ttt_faults_{seed}"  # the bot's connections, as the server lists them
     async with postgres_schema() as (url, schema):
         proxy = await Proxy(url).start()
-        store = await Store.connect(proxy.url, schema=schema)
+        bot_url = f"{url}?application_name={name}" if terminate else proxy.url
+        store = await Store.connect(bot_url, schema=schema)
+        checker = await Store.connect(url, schema=schema)  # beside the failures
+        admin = await asyncpg.connect(url)
         service = GameService(store, timeout_seconds=3600)
         stop = asyncio.Event()
 
         async def chaos() -> None:
             while not stop.is_set():
                 await asyncio.sleep(rng.uniform(0.2, 0.8))
-                if rng.random() < 0.5:
+                if terminate:
+                    tally["ended"] += await admin.fetchval(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                        " WHERE application_name = $1",
+                        name,
+                    )
+                elif rng.random() < 0.5:
                     tally["cuts"] += 1
                     await proxy.cut()
                     await asyncio.sleep(rng.uniform(0.1, 0.6))
@@ -166,19 +184,42 @@ async def outages(channels: int, seconds: float, seed: int) -> None:
                     await asyncio.sleep(rng.uniform(0.1, 1.0))
                     proxy.resume()
 
+        async def stored(channel: int) -> tuple[int | None, tuple[int, ...]]:
+            """The channel's running game as the database holds it: (id, moves)."""
+            game = await checker.running_game(channel)
+            return (game.id, game.moves) if game else (None, ())
+
+        # channels with a write whose outcome the bot could not know: until it answers
+        # there again, that write may still land (a commit held up in a stalled network)
+        unsettled: set[int] = set()
+
+        def unchanged(channel: int, before: tuple, after: tuple) -> None:
+            """Told that nothing changed: the database must agree."""
+            if before != after and channel not in unsettled:
+                SUMMARY["untrue"] += 1
+
         async def player(channel: int) -> None:
             while not stop.is_set():
                 await asyncio.sleep(rng.uniform(0, 0.02))
+                before = await stored(channel)
                 try:
                     game = await service.find_game(channel)
                     if game is None:
                         game = (await service.start(1, channel, channel, bot_first=False)).game
                         announced[game.id] = game.moves
+                        unsettled.discard(channel)
+                        if await stored(channel) != (game.id, game.moves):
+                            SUMMARY["untrue"] += 1  # announced a game that is not stored
                         continue
                 # refused truthfully: the database cannot be reached (a read raises the
                 # store's error, which the cogs say as such)
-                except (GameError, StoreUnavailableError):
+                except (GameError, StoreUnavailableError) as error:
                     tally["refused"] += 1
+                    if getattr(error, "message", None) is DATABASE_LOST_MIDWAY:  # either is true
+                        tally["uncertain"] += 1
+                        unsettled.add(channel)
+                    else:
+                        unchanged(channel, before, await stored(channel))
                     continue
                 except Exception:
                     SUMMARY["unanswered"] += 1
@@ -189,12 +230,16 @@ async def outages(channels: int, seconds: float, seed: int) -> None:
                     )
                 except GameError as error:
                     tally["refused"] += 1
-                    if str(error) == DATABASE_LOST_MIDWAY:  # either outcome is true
+                    if getattr(error, "message", None) is DATABASE_LOST_MIDWAY:  # either is true
                         tally["uncertain"] += 1
                         uncertain.add(game.id)
+                        unsettled.add(channel)
+                    else:
+                        unchanged(channel, before, await stored(channel))
                     continue
                 except StoreUnavailableError:
                     tally["refused"] += 1
+                    unchanged(channel, before, await stored(channel))
                     continue
                 except Exception:
                     SUMMARY["unanswered"] += 1
@@ -202,6 +247,13 @@ async def outages(channels: int, seconds: float, seed: int) -> None:
                 tally["moves"] += 1
                 announced[turn.game.id] = turn.game.moves
                 uncertain.discard(turn.game.id)
+                unsettled.discard(channel)
+                now = await stored(channel)
+                if not turn.game.running:
+                    if now[0] == turn.game.id:
+                        SUMMARY["untrue"] += 1  # announced over, stored as running
+                elif now != (turn.game.id, turn.game.moves):
+                    SUMMARY["untrue"] += 1
 
         tasks = [asyncio.create_task(chaos())]
         tasks += [asyncio.create_task(player(c)) for c in range(1, channels + 1)]
@@ -210,12 +262,13 @@ async def outages(channels: int, seconds: float, seed: int) -> None:
         await asyncio.gather(*tasks)
         proxy.restore()
         proxy.resume()
-        rows = await store._fetch("SELECT id, moves FROM games")
-        await store.close()
+        rows = await checker._fetch("SELECT id, moves FROM games")
+        for open_ in (store, checker, admin):
+            await open_.close()
         await proxy.stop()
-    stored = {game_id: tuple(int(c) for c in moves) for game_id, moves in rows}
+    stored_moves = {game_id: tuple(int(c) for c in moves) for game_id, moves in rows}
     for game_id, moves in announced.items():
-        kept = stored.get(game_id)
+        kept = stored_moves.get(game_id)
         if kept == moves:
             continue
         if game_id in uncertain:
@@ -224,11 +277,16 @@ async def outages(channels: int, seconds: float, seed: int) -> None:
             SUMMARY["lost"] += 1
         else:
             SUMMARY["untrue"] += 1  # stored beyond what was announced, while told unchanged
+    failures = (
+        f"the server ended the bot's connections {tally['ended']} times"
+        if terminate
+        else f"{tally['cuts']} cuts and {tally['pauses']} pauses"
+    )
     print(
-        f"outages on PostgreSQL: {tally['cuts']} cuts and {tally['pauses']} pauses in "
-        f"{seconds:.0f} s, {channels} players: {tally['moves']:,} moves announced and stored, "
-        f"{tally['refused']:,} refused truthfully ({tally['uncertain']} said uncertain), "
-        f"{len(announced):,} games checked ({time.perf_counter() - started:.0f} s)"
+        f"outages on PostgreSQL: {failures} in {seconds:.0f} s, {channels} players: "
+        f"{tally['moves']:,} moves announced and stored, {tally['refused']:,} refused "
+        f"truthfully ({tally['uncertain']} said uncertain), every answer compared with the "
+        f"database, {len(announced):,} games checked ({time.perf_counter() - started:.0f} s)"
     )
 
 
@@ -246,6 +304,7 @@ def main(argv: list[str] | None = None) -> None:
     asyncio.run(races(args.races, args.seed))
     asyncio.run(races(args.races, args.seed, postgres=True))
     asyncio.run(outages(20, args.outage_seconds, args.seed))
+    asyncio.run(outages(20, args.outage_seconds, args.seed, terminate=True))
     asyncio.run(kills(args.kills, args.seed))
     sequences(args.sequences, args.steps)
     print("summary: " + ", ".join(f"{count} {what}" for what, count in SUMMARY.items()))
