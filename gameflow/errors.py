@@ -21,6 +21,11 @@ class GameError(Exception):
         self.message = message
 
 
+# a channel named by a server's tools (an option, or an id in a custom id) that is not
+# that server's: a DM's, a group DM's or another server's, named by a forged request
+ANOTHER_PLACES_CHANNEL = N_(
+    "That channel is not one of this server's, so nothing was changed. Name a channel here."
+)
 DATABASE_BUSY = N_(
     "I couldn't save that: my database is busy right now, so nothing was played or changed. "
     "Try again in a moment."

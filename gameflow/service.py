@@ -33,7 +33,7 @@ from i18n import N_, Msg
 
 from .brain import Brain, BrainFigures
 from .challenges import Challenges
-from .errors import GameError, busy_means_unchanged
+from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
 from .settings import ServerSettings
@@ -427,8 +427,14 @@ class GameService:
                 game, game.moves, "resigned", ended_by=None if game.vs_bot else member_id
             )
 
-    async def end_game(self, channel_id: int, moderator_id: int) -> Turn:
-        """A moderator ends a stuck game: abandoned, nothing learned, their name on it."""
+    async def end_game(self, channel_id: int, moderator_id: int, *, guild_id: int) -> Turn:
+        """A moderator of ``guild_id`` ends a stuck game there: abandoned, nothing learned,
+        their name on it. A channel elsewhere (a DM's, another server's) is refused: a
+        forged request can name any."""
+        await self.find_game(channel_id)
+        known = self._games.get(channel_id)
+        if known is not None and known.guild_id != guild_id:
+            raise GameError(ANOTHER_PLACES_CHANNEL)
         if channel_id not in self._games:
             raise GameError(
                 N_(

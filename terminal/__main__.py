@@ -100,7 +100,7 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
             print()
             typed = "q"
         if typed.lower() in ("q", "quit"):
-            await service.end_game(channel, PLAYER)
+            await service.end_game(channel, PLAYER, guild_id=server)
             print("Bye: the game was abandoned, and nothing was learned from it.")
             return 0
         if not typed.isdigit():

@@ -62,6 +62,40 @@ class Elsewhere:
 
 
 @dataclass
+class ChannelOption:
+    """A channel option's value as a client sends it: the channel's id, and what Discord
+    resolved of it (forged, it can name any channel: a DM's, another server's)."""
+
+    id: int
+    type: int = 0  # 0 a text channel, 1 a DM, 3 a group DM, 11 a public thread
+    guild_id: int | None = None
+    parent_id: int | None = None
+
+    def option(self, name: str) -> dict[str, Any]:
+        return {"name": name, "type": 7, "value": str(self.id)}
+
+    def resolved(self) -> dict[str, Any]:
+        channel = {
+            "id": str(self.id),
+            "type": self.type,
+            "name": "somewhere",
+            "permissions": "0",
+            "parent_id": self.parent_id and str(self.parent_id),
+        }
+        if self.guild_id is not None:
+            channel["guild_id"] = str(self.guild_id)
+        if self.type in (10, 11, 12):
+            channel.update(owner_id=str(self.id), member_count=1, message_count=0)
+            channel["thread_metadata"] = {
+                "archived": False,
+                "auto_archive_duration": 60,
+                "archive_timestamp": _now(),
+                "locked": False,
+            }
+        return channel
+
+
+@dataclass
 class Interaction:
     """One interaction the fake sent, and everything the bot answered to it."""
 
@@ -137,16 +171,21 @@ class FakeDiscord:
         self._sockets.clear()
 
     # --- what the tests do ----------------------------------------------------------
-    async def slash(self, user: User, command: str, channel: int | None = None, **options):
+    async def slash(self, user: User, command: str, channel: int | None = None, /, **options):
         """Send a slash command like ``"ttt move"`` with options; return the interaction."""
         root, *path = command.split()
         registered = self.commands[root]
         leaf: dict[str, Any] = {"name": path[-1], "type": 1, "options": [
-            {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
+            v.option(k) if isinstance(v, ChannelOption)
+            else {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
             for k, v in options.items()
         ]} if path else {}  # fmt: skip
         data = {"id": registered["id"], "name": root, "type": 1,
                 "options": [leaf] if leaf else []}  # fmt: skip
+        channels = {str(v.id): v.resolved() for v in options.values()
+                    if isinstance(v, ChannelOption)}  # fmt: skip
+        if channels:
+            data["resolved"] = {"channels": channels}
         return await self._interact(2, user, channel or self.channel_ids[0], data)
 
     async def click(self, user: User, message_id: int, custom_id: str) -> Interaction:

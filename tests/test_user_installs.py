@@ -86,7 +86,7 @@ async def test_a_server_without_the_bot_teaches_that_servers_memory(fake, bot):
     assert lessons(bot, place.guild_id) > 0  # the server's own memory: its community's
     second = await fake.answered(await fake.slash(cid, "ttt play", place.channel_id))
     assert second.kind == "message"  # a new board; the old one stays, as only Discord may
-    stats = await fake.answered(await fake.slash(cid, "ttt stats", channel=place.channel_id))
+    stats = await fake.answered(await fake.slash(cid, "ttt stats", place.channel_id))
     assert stats.message["embeds"][0]["title"] == "Tic-tac-toe in this server"
     refused = await fake.answered(await fake.slash(cid, "ttt challenge", place.channel_id))
     assert refused.ephemeral and "A server manager can add me" in refused.text
