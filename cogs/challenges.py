@@ -9,6 +9,7 @@ Discord call); declining, withdrawing and expiring leave it saying what happened
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 
@@ -16,6 +17,7 @@ import discord
 
 from engine import Mark
 from gameflow import CHALLENGE_SECONDS, COMMANDS, ChallengeRecord, GameService
+from gameflow.errors import StoreBusyError, StoreUnavailableError
 from i18n import ENGLISH, N_, Language
 
 from .boards import look_of
@@ -164,7 +166,9 @@ class ChallengeDesk:
         # one sleep per invitation: the clock of SimCord's tests and the real one alike
         await asyncio.sleep(max(0.0, challenge.expires_at - self.service.clock()))
         self._timers.pop(challenge.id, None)
-        await self.expire()
+        # in an outage (logged once already), the sweep shows it expired once it is back
+        with contextlib.suppress(StoreBusyError, StoreUnavailableError):
+            await self.expire()
 
     async def issue(
         self,
@@ -306,8 +310,9 @@ class ChallengeDesk:
     async def expire(self) -> None:
         """Show each invitation whose time is up as expired."""
         for challenge in await self.service.challenges.expire_due():
-            if challenge.message_id is None:
-                continue
+            if challenge.message_id is None or self.bot.get_guild(challenge.guild_id) is None:
+                continue  # removed from that server since: it may not edit there (Discord
+                # counts each refusal toward banning the bot)
             channel = self.bot.get_partial_messageable(challenge.channel_id)
             try:
                 lang = server_language(self.bot, challenge.guild_id)
