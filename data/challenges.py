@@ -4,11 +4,12 @@ one transaction), withdrawn or expired.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .errors import StaleGameError
-from .games import _GAME_COLUMNS, RUNNING, GameRecord, _game
-from .shards import _ID, _TEXT, _TIME, TICTACTOE, Shards, _owned
+from .games import RUNNING, GameRecord
+from .shards import _ID, _TEXT, _TIME, TICTACTOE, Query, Shards, _owned
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,11 @@ _CHALLENGE_COLUMNS = (
 
 class ChallengeQueries:
     """Invitations waiting for an answer."""
+
+    _fetch: Query
+    _write: Query
+    # and of the games, mixed into the same Store: an accepted invitation's game
+    game: Callable[[int], Awaitable[GameRecord | None]]
 
     async def open_challenge(
         self,
@@ -129,8 +135,9 @@ class ChallengeQueries:
             )
         except StaleGameError:
             raise StaleGameError("the challenge was answered or expired meanwhile") from None
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(rows[0])
+        game = await self.game(game_id)
+        assert game is not None  # written in the transaction above
+        return game
 
     async def pending_challenges(self, shards: Shards | None = None) -> list[ChallengeRecord]:
         owned, params = _owned(shards)

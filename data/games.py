@@ -9,7 +9,7 @@ from dataclasses import astuple, dataclass
 
 from .errors import UniqueViolation
 from .memory import Snapshot, _add_facts
-from .shards import TICTACTOE, Shards, _owned
+from .shards import TICTACTOE, Query, Shards, _owned
 
 RUNNING = "running"
 # How hard the bot plays a game: "learning", all it knows, or an easier level with some
@@ -78,6 +78,9 @@ def _moves_text(moves: Iterable[int]) -> str:
 
 class GameQueries:
     """Games against the bot or between members, from start to end."""
+
+    _fetch: Query
+    _write: Query
 
     async def start_game(
         self,

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .migrations import Rows
-from .shards import _ID, _INT, _TEXT, TICTACTOE
+from .shards import _ID, _INT, _TEXT, TICTACTOE, Query
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,9 @@ def _forget_facts(guild_id: int, game: str) -> tuple:
 
 class MemoryQueries:
     """A server's facts of a game, read, added, replaced or forgotten."""
+
+    _fetch: Query
+    _write: Query
 
     async def memory_version(self, guild_id: int, game: str = TICTACTOE) -> int:
         """How many times the server's facts were changed other than by its games."""

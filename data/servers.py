@@ -4,10 +4,11 @@ and the purge 30 days after, erasing a whole server, and forgetting one player.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import astuple
 
 from .games import RUNNING
-from .shards import Shards, _owned
+from .shards import Query, Shards, _owned
 from .stats import MemberRecord, Record
 
 # every table that holds a server's data, in an order that keeps its triggers quiet (games
@@ -37,6 +38,12 @@ def _sum(kind: type, records: list) -> object:
 
 class ServerQueries:
     """A server's or a player's data, kept, forgotten or erased."""
+
+    _fetch: Query
+    _write: Query
+    # and of the stats, mixed into the same Store: what a forgotten player's games counted
+    record: Callable[..., Awaitable[Record]]
+    member_record: Callable[..., Awaitable[MemberRecord]]
 
     async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         """Delete a player's finished games against the bot in a server, take them out of

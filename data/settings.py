@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .shards import Query
+
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
@@ -17,6 +19,9 @@ class GuildSettings:
 
 class SettingsQueries:
     """Servers' settings and the bot's notes."""
+
+    _fetch: Query
+    _write: Query
 
     async def guild_settings(self) -> dict[int, GuildSettings]:
         """Every server's own settings (servers with none are left out)."""

@@ -1,15 +1,20 @@
-"""What the families of queries share: the game a row is of by default, the casts a
-parameter needs in a SELECT list, and the shards a process owns with the condition that
-picks their servers.
+"""What the families of queries share: the game a row is of by default, what each needs of
+the Store it is mixed into, the casts a parameter needs in a SELECT list, and the shards a
+process owns with the condition that picks their servers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 # Each server has a memory, counters, a curve, games, invitations and trainings per game;
 # rows from before there were games are tic-tac-toe's.
 TICTACTOE = "tictactoe"
+
+# What each family of queries needs of the Store it is mixed into (data/store.py): its
+# _fetch and its _write, each run on the Store's driver and returning rows
+Query = Callable[..., Awaitable[list]]
 
 # Parameters in a SELECT list have no column to take their type from; PostgreSQL needs it
 # said (SQLite takes these casts as plain affinities)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .games import RUNNING
-from .shards import TICTACTOE
+from .shards import TICTACTOE, Query
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,9 @@ class MemberRecord:
 
 class StatsQueries:
     """Figures read from the counters, the games and the curve."""
+
+    _fetch: Query
+    _write: Query
 
     async def record(
         self, guild_id: int, player_id: int | None = None, *, game: str = TICTACTOE

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .memory import Snapshot, _add_facts, _snapshot
-from .shards import TICTACTOE, Shards, _owned
+from .shards import TICTACTOE, Query, Shards, _owned
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,9 @@ _TRAINING_COLUMNS = (
 
 class TrainingQueries:
     """Trainings, started, saved and interrupted."""
+
+    _fetch: Query
+    _write: Query
 
     async def start_training(
         self,
