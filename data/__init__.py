@@ -1,4 +1,4 @@
-"""Async SQLite storage (aiosqlite): the only package that speaks SQL."""
+"""Storage on SQLite (aiosqlite) or PostgreSQL (asyncpg): the only package that speaks SQL."""
 
 from .challenges import ChallengeRecord
 from .errors import (

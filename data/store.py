@@ -1,10 +1,13 @@
-"""The only place that speaks SQL: per-server memory, game history, running games.
+"""The store: one object for every query the bot makes, on one database.
 
-The queries are written once; a driver runs them (``data/sqlite.py``: one aiosqlite
-connection in WAL mode). Every method that changes something commits
-before it returns, so whatever the bot announces afterwards is already on disk. Every
-write to a running game is conditional on the state it was computed from, so two
-processes on one database (an overlapping deploy) cannot overwrite each other's moves.
+:class:`Store` is built from one mixin per family of queries, each in its own module with
+its records: ``memory``, ``games``, ``stats``, ``servers``, ``challenges``, ``trainings``
+and ``settings``. The queries are written once; a driver runs them (``data/sqlite.py``:
+one aiosqlite connection in WAL mode; ``data/postgres.py``: a pool). Every method that
+changes something commits before it returns, so whatever the bot announces afterwards is
+already on disk. Every write to a running game is conditional on the state it was computed
+from, so two processes on one database (an overlapping deploy) cannot overwrite each
+other's moves.
 """
 
 from __future__ import annotations
