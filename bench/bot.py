@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from data import Store
-from data.store import SYNCHRONOUS
+from data.sqlite import SYNCHRONOUS
 from gameflow import GameService
 
 GAMES = ("tictactoe",)

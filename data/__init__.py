@@ -1,5 +1,6 @@
-"""Async SQLite storage (aiosqlite): the only package that speaks SQL."""
+"""Storage on SQLite (aiosqlite) or PostgreSQL (asyncpg): the only package that speaks SQL."""
 
+from .challenges import ChallengeRecord
 from .errors import (
     SchemaTooNewError,
     StaleGameError,
@@ -9,23 +10,14 @@ from .errors import (
     StoreUnavailableError,
     UniqueViolation,
 )
+from .games import RESULTS, RUNNING, ChannelBusyError, GameRecord
+from .memory import Snapshot
 from .migrations import SCHEMA_VERSION
-from .store import (
-    RESULTS,
-    RUNNING,
-    ChallengeRecord,
-    ChannelBusyError,
-    CurvePoint,
-    GameRecord,
-    GuildSettings,
-    MemberRecord,
-    Record,
-    Shards,
-    Snapshot,
-    Standing,
-    Store,
-    TrainingRecord,
-)
+from .settings import GuildSettings
+from .shards import Shards
+from .stats import CurvePoint, MemberRecord, Record, Standing
+from .store import Store
+from .trainings import TrainingRecord
 
 __all__ = [
     "RESULTS",

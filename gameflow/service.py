@@ -27,7 +27,7 @@ from data import (
     Store,
     StoreUnavailableError,
 )
-from data.store import LEADERBOARD_ORDERS
+from data.stats import LEADERBOARD_ORDERS
 from engine import Board, Lesson, Mark, Memory
 from i18n import N_, Msg
 

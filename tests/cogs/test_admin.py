@@ -100,7 +100,7 @@ async def test_delete_server_data_asks_then_deletes_everything_about_the_server(
     days (then the sweep deletes it)."""
     import sqlite3
 
-    from data.store import SERVER_TABLES
+    from data.servers import SERVER_TABLES
 
     w = world
     await play_line(w, w.alice, [1, 4, 7])

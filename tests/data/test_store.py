@@ -553,7 +553,7 @@ async def test_a_servers_data_can_be_erased_whole_and_departures_are_kept_until_
 ):
     """Issue 18: everything about a server goes (finished games between members too); other
     servers keep theirs; a server the bot left is listed once its 30 days are past."""
-    from data.store import SERVER_TABLES
+    from data.servers import SERVER_TABLES
 
     for guild in (1, 2):  # each: a game against the bot, a member game, lessons, settings
         game = await store.start_game(guild, 10 * guild, 3, "O", [], now=1.0)

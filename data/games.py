@@ -1,0 +1,233 @@
+"""Games, running and finished: :class:`GameRecord`, how a game is started, played, ended
+(with what was learned from it, in the same transaction) and read back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import astuple, dataclass
+
+from .errors import UniqueViolation
+from .memory import Snapshot, _add_facts
+from .shards import TICTACTOE, Query, Shards, _owned
+
+RUNNING = "running"
+# How hard the bot plays a game: "learning", all it knows, or an easier level with some
+# moves at random (gameflow.service.LEVELS). Rows from before levels are "learning".
+LEARNING = "learning"
+# How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
+# between members (the player's opponent won); a resignation in a game between members
+# names who resigned in ended_by.
+RESULTS = ("player_won", "bot_won", "opponent_won", "draw", "resigned", "abandoned")
+
+
+class ChannelBusyError(Exception):
+    """A game is already running in the channel."""
+
+    def __init__(self, game: GameRecord) -> None:
+        super().__init__(f"a game is already running in channel {game.channel_id}")
+        self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    player_id: int
+    bot_mark: str  # "X" or "O"
+    moves: tuple[int, ...]  # cells 0..8 in play order
+    result: str  # RUNNING or one of RESULTS
+    message_id: int | None
+    started_at: float
+    updated_at: float
+    ended_by: int | None = None  # the moderator who ended it by hand, or who resigned
+    opponent_id: int | None = None  # a member who plays bot_mark; None: the bot
+    game: str = TICTACTOE  # which game (engine.GAMES names them)
+    level: str = LEARNING  # how hard the bot played (gameflow.service.LEVELS)
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id, "
+    "started_at, updated_at, ended_by, opponent_id, game, level"
+)
+
+
+def _game(row: Sequence) -> GameRecord:
+    return GameRecord(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        tuple(int(c) for c in row[5]),
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        row[12],
+        row[13],
+    )
+
+
+def _moves_text(moves: Iterable[int]) -> str:
+    return "".join(str(c) for c in moves)
+
+
+class GameQueries:
+    """Games against the bot or between members, from start to end."""
+
+    _fetch: Query
+    _write: Query
+
+    async def start_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        player_id: int,
+        bot_mark: str,
+        moves: Sequence[int],
+        *,
+        now: float,
+        opponent_id: int | None = None,
+        game: str = TICTACTOE,
+        level: str = LEARNING,
+    ) -> GameRecord:
+        """Start a game of ``game`` against the bot (at ``level``), or (with
+        ``opponent_id``) between members."""
+        try:
+            await self._write(
+                [
+                    (
+                        "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
+                        " result, started_at, updated_at, opponent_id, game, level)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            guild_id,
+                            channel_id,
+                            player_id,
+                            bot_mark,
+                            _moves_text(moves),
+                            RUNNING,
+                            now,
+                            now,
+                            opponent_id,
+                            game,
+                            level,
+                        ),
+                    )
+                ]
+            )
+        except UniqueViolation:
+            running = await self.running_game(channel_id)
+            if running is None:  # it ended in between; let the caller try again
+                raise
+            raise ChannelBusyError(running) from None
+        game = await self.running_game(channel_id)
+        assert game is not None
+        return game
+
+    async def record_moves(
+        self, game_id: int, before: Sequence[int], moves: Sequence[int], *, now: float
+    ) -> None:
+        """Store the moves of a running game that had exactly ``before`` when it was read.
+
+        Raises :class:`StaleGameError` (writing nothing) if it has changed since.
+        """
+        await self._write(
+            [
+                (
+                    "UPDATE games SET moves = ?, updated_at = ?"
+                    " WHERE id = ? AND result = ? AND moves = ? RETURNING id",
+                    (_moves_text(moves), now, game_id, RUNNING, _moves_text(before)),
+                )
+            ],
+            guarded=True,
+        )
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        await self._write(
+            [
+                ("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)),
+            ]
+        )
+
+    async def finish_game(
+        self,
+        game_id: int,
+        guild_id: int,
+        before: Sequence[int],
+        moves: Sequence[int],
+        result: str,
+        facts: Iterable[tuple[str, str]] = (),
+        *,
+        now: float,
+        ended_by: int | None = None,
+        snapshot: Snapshot | None = None,
+        memory_version: int | None = None,
+        game: str = TICTACTOE,
+    ) -> None:
+        """Store a game's end (of ``game``), what was learned from it (credited to the game), the
+        counters (by triggers) and, if the game changed what the bot knows, the learning
+        curve's next point (``snapshot``), in one transaction.
+
+        The game must still be running with exactly ``before``, and the server's memory
+        still at ``memory_version`` (the one learned into), if given; otherwise nothing
+        is written and :class:`StaleGameError` is raised.
+        """
+        if result not in RESULTS:
+            raise ValueError(f"unknown result {result!r}")
+        statements = [
+            (
+                "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?,"
+                " ended_by = ?, lessons_after = ?, beat_x_after = ?, beat_o_after = ?"
+                " WHERE id = ? AND result = ? AND moves = ?"
+                + (
+                    ""
+                    if memory_version is None
+                    else " AND COALESCE((SELECT version FROM memory_versions"
+                    " WHERE guild_id = ? AND game = ?), 0) = ?"
+                )
+                + " RETURNING id",
+                (
+                    _moves_text(moves),
+                    result,
+                    now,
+                    now,
+                    ended_by,
+                    *(astuple(snapshot) if snapshot else (None, None, None)),
+                    game_id,
+                    RUNNING,
+                    _moves_text(before),
+                    *(() if memory_version is None else (guild_id, game, memory_version)),
+                ),
+            )
+        ]
+        facts = list(facts)
+        # Triggers count the game, add its curve point and credit each new lesson: this
+        # is one statement, or two with lessons (see migrations).
+        if facts:
+            statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
+        await self._write(statements, guarded=True)
+
+    async def game(self, game_id: int) -> GameRecord | None:
+        """A game, running or finished."""
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    async def running_game(self, channel_id: int) -> GameRecord | None:
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND result = ?",
+            (channel_id, RUNNING),
+        )
+        return _game(rows[0]) if rows else None
+
+    async def running_games(self, shards: Shards | None = None) -> list[GameRecord]:
+        owned, params = _owned(shards)
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE result = ?{owned} ORDER BY id",
+            (RUNNING, *params),
+        )
+        return [_game(row) for row in rows]

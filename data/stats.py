@@ -1,0 +1,172 @@
+"""What the counters say: a server's or a player's record against the bot and between
+members, the records by level, the leaderboards and the learning curve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .games import RUNNING
+from .shards import TICTACTOE, Query
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    games: int  # the server's finished games at that moment
+    lessons: int
+    beat_x: int | None  # None: not counted after that game (see Snapshot)
+    beat_o: int | None
+    training: bool  # after a training rather than a game
+
+
+_COUNT_COLUMNS = "games, bot_wins, bot_losses, draws, unfinished"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's line on a server's leaderboard."""
+
+    player_id: int
+    lessons: int  # facts first learned from their games
+    wins: int  # games they won against the bot
+    games: int  # against the bot or between members
+    place: int
+
+
+# what each leaderboard ranks by, and when that figure last grew (earlier ranks first)
+LEADERBOARD_ORDERS = {
+    "lessons": ("lessons", "lessons_at"),
+    "wins": ("learning_wins", "wins_at"),  # against the bot at full strength only
+    "games": ("games + member_games", "games_at"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Games against the bot, counted from the bot's side."""
+
+    games: int = 0
+    bot_wins: int = 0
+    bot_losses: int = 0
+    draws: int = 0
+    unfinished: int = 0  # resigned games count as bot wins; abandoned ones only here
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRecord:
+    """Games between members. For a whole server, ``won`` and ``lost`` both count the
+    games someone won (on the board or by the other's resignation)."""
+
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+    unfinished: int = 0  # abandoned
+
+
+class StatsQueries:
+    """Figures read from the counters, the games and the curve."""
+
+    _fetch: Query
+    _write: Query
+
+    async def record(
+        self, guild_id: int, player_id: int | None = None, *, game: str = TICTACTOE
+    ) -> Record:
+        """Finished games of ``game`` against the bot, from its counters: the cost does not
+        grow with the history."""
+        if player_id is None:
+            rows = await self._fetch(
+                f"SELECT {_COUNT_COLUMNS} FROM server_counts WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
+            )
+        else:
+            rows = await self._fetch(
+                f"SELECT {_COUNT_COLUMNS} FROM player_counts"
+                " WHERE guild_id = ? AND game = ? AND player_id = ?",
+                (guild_id, game, player_id),
+            )
+        return Record(*rows[0]) if rows else Record()
+
+    async def level_records(
+        self, guild_id: int, player_id: int, *, game: str = TICTACTOE
+    ) -> dict[str, Record]:
+        """A player's finished games against the bot by level (levels they played)."""
+        rows = await self._fetch(
+            "SELECT level, COUNT(*), SUM(CASE WHEN result IN ('bot_won', 'resigned')"
+            " THEN 1 ELSE 0 END), SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN result = 'abandoned' THEN 1 ELSE 0 END) FROM games"
+            " WHERE guild_id = ? AND game = ? AND player_id = ? AND opponent_id IS NULL"
+            " AND result != ? GROUP BY level",
+            (guild_id, game, player_id, RUNNING),
+        )
+        return {level: Record(*(int(n) for n in counts)) for level, *counts in rows}
+
+    async def member_record(
+        self, guild_id: int, player_id: int | None = None, *, game: str = TICTACTOE
+    ) -> MemberRecord:
+        """Finished games of ``game`` between members, from the counters."""
+        if player_id is None:
+            rows = await self._fetch(
+                "SELECT member_games, member_decided, member_decided, member_draws,"
+                " member_unfinished FROM server_counts WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
+            )
+        else:
+            rows = await self._fetch(
+                "SELECT member_games, member_wins, member_losses, member_draws,"
+                " member_games - member_wins - member_losses - member_draws"
+                " FROM player_counts WHERE guild_id = ? AND game = ? AND player_id = ?",
+                (guild_id, game, player_id),
+            )
+        return MemberRecord(*rows[0]) if rows else MemberRecord()
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        by: str,
+        *,
+        top: int = 10,
+        player_id: int | None = None,
+        game: str = TICTACTOE,
+    ) -> tuple[list[Standing], Standing | None]:
+        """The ``top`` players of a server's ``game`` by ``by`` (lessons, wins or games;
+        ties go to who got there first), and ``player_id``'s own standing, if they have
+        any."""
+        figure, reached = LEADERBOARD_ORDERS[by]
+        ranked = (
+            "SELECT player_id, lessons, learning_wins, games + member_games, RANK() OVER (ORDER BY"
+            f" {figure} DESC, {reached}, player_id) AS place FROM player_counts"
+            f" WHERE guild_id = ? AND game = ? AND {figure} > 0"
+        )
+        rows = await self._fetch(
+            f"SELECT * FROM ({ranked}) AS ranked WHERE place <= ? ORDER BY place",
+            (guild_id, game, top),
+        )
+        standings = [Standing(*row) for row in rows]
+        own = None
+        if player_id is not None:
+            mine = await self._fetch(
+                f"SELECT * FROM ({ranked}) AS ranked WHERE player_id = ?",
+                (guild_id, game, player_id),
+            )
+            own = Standing(*mine[0]) if mine else None
+        return standings, own
+
+    async def curve(
+        self, guild_id: int, *, points: int = 500, game: str = TICTACTOE
+    ) -> list[CurvePoint]:
+        """The learning curve of ``game``, at most about ``points`` long however long the
+        history: evenly spaced points, always with the first and the last."""
+        ((count,),) = await self._fetch(
+            "SELECT COUNT(*) FROM curve WHERE guild_id = ? AND game = ?", (guild_id, game)
+        )
+        step = max(1, -(-count // points))
+        rows = await self._fetch(
+            "SELECT games, lessons, beat_x, beat_o, training FROM (SELECT *, ROW_NUMBER()"
+            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ? AND game = ?)"
+            " AS numbered WHERE n % ? = 0 OR n = ? ORDER BY n",
+            (guild_id, game, step, count - 1),
+        )
+        return [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
