@@ -4,11 +4,10 @@ one transaction), withdrawn or expired.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .errors import StaleGameError
-from .games import RUNNING, GameRecord
+from .games import _GAME_COLUMNS, RUNNING, GameRecord, _game
 from .shards import _ID, _TEXT, _TIME, TICTACTOE, Query, Shards, _owned
 
 
@@ -37,8 +36,6 @@ class ChallengeQueries:
 
     _fetch: Query
     _write: Query
-    # and of the games, mixed into the same Store: an accepted invitation's game
-    game: Callable[[int], Awaitable[GameRecord | None]]
 
     async def open_challenge(
         self,
@@ -110,14 +107,14 @@ class ChallengeQueries:
         """Turn a live invitation into a running game, in one transaction. Raises
         :class:`StaleGameError` if it was answered, withdrawn or expired meanwhile."""
         try:
-            ((game_id,),) = await self._write(
+            (row,) = await self._write(
                 [
                     (
                         "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
                         " result, started_at, updated_at, opponent_id, game)"
                         f" SELECT guild_id, channel_id, {_ID}, {_TEXT}, '', {_TEXT}, {_TIME},"
                         f" {_TIME}, {_ID}, game FROM challenges"
-                        " WHERE id = ? AND expires_at > ? RETURNING id",
+                        f" WHERE id = ? AND expires_at > ? RETURNING {_GAME_COLUMNS}",
                         (
                             player_id,
                             opponent_mark,
@@ -135,9 +132,7 @@ class ChallengeQueries:
             )
         except StaleGameError:
             raise StaleGameError("the challenge was answered or expired meanwhile") from None
-        game = await self.game(game_id)
-        assert game is not None  # written in the transaction above
-        return game
+        return _game(row)  # from the write itself, as a started game is (GameQueries)
 
     async def pending_challenges(self, shards: Shards | None = None) -> list[ChallengeRecord]:
         owned, params = _owned(shards)

@@ -97,13 +97,16 @@ class GameQueries:
     ) -> GameRecord:
         """Start a game of ``game`` against the bot (at ``level``), or (with
         ``opponent_id``) between members."""
+        # the row comes back from the write itself: read in a second request, a connection
+        # lost in between would say "nothing was played" of a game that was stored
         try:
-            await self._write(
+            rows = await self._write(
                 [
                     (
                         "INSERT INTO games (guild_id, channel_id, player_id, bot_mark, moves,"
                         " result, started_at, updated_at, opponent_id, game, level)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        f" RETURNING {_GAME_COLUMNS}",
                         (
                             guild_id,
                             channel_id,
@@ -118,16 +121,15 @@ class GameQueries:
                             level,
                         ),
                     )
-                ]
+                ],
+                rows_of=0,
             )
         except UniqueViolation:
             running = await self.running_game(channel_id)
             if running is None:  # it ended in between; let the caller try again
                 raise
             raise ChannelBusyError(running) from None
-        game = await self.running_game(channel_id)
-        assert game is not None
-        return game
+        return _game(rows[0])
 
     async def record_moves(
         self, game_id: int, before: Sequence[int], moves: Sequence[int], *, now: float

@@ -72,3 +72,22 @@ async def test_a_write_whose_connection_drops_before_its_commit_is_written_once_
         finally:
             await admin.close()
             await store.close()
+
+
+async def test_a_started_game_comes_back_from_its_own_write(tmp_path):
+    """A game started (or an invitation accepted) is read back in the write itself: a read
+    after it, on a connection lost in between, said "nothing was played" of a stored game."""
+    store = await Store.connect(tmp_path / "store.sqlite3")
+    try:
+
+        async def no_second_request(*_args, **_kwargs):
+            raise AssertionError("read again after the write")
+
+        store._fetch = no_second_request
+        game = await store.start_game(1, 10, 100, "O", (4,), now=1.0)
+        assert (game.channel_id, game.moves, game.result) == (10, (4,), "running")
+        challenge = await store.open_challenge(1, 11, 100, 200, "me", now=1.0, expires_at=60.0)
+        accepted = await store.accept_challenge(challenge.id, 100, 200, "X", now=2.0)
+        assert (accepted.channel_id, accepted.opponent_id) == (11, 200)
+    finally:
+        await store.close()
