@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 
-from data import GameRecord, StaleGameError, Store, StoreUnavailableError
+from data import GameRecord, Shards, StaleGameError, Store, StoreUnavailableError
 from i18n import N_, Msg
 
 from .errors import GameError, busy_means_unchanged
@@ -31,14 +31,45 @@ def no_game_here(command: str) -> Msg:
 
 
 class RunningGames:
+    """The running games by channel, mirrored from the store, and the channels with a
+    request in progress."""
+
     def __init__(self, store: Store) -> None:
         self.store = store
         self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
         self._busy: set[int] = set()  # channels with a request in progress
 
+    async def load(self, shards: Shards | None) -> list[Game]:
+        """Hold every running game of ``shards`` (``None``: all), as the store has them."""
+        self._games = {
+            r.channel_id: Game.from_record(r) for r in await self.store.running_games(shards)
+        }
+        return list(self._games.values())
+
+    def all(self) -> list[Game]:
+        return list(self._games.values())
+
+    def keep(self, game: Game) -> Game:
+        """Hold ``game`` as its channel's running game, as it is now."""
+        self._games[game.channel_id] = game
+        return game
+
+    def ended(self, game: Game) -> Game:
+        """Let go of ``game``, which has ended; returns it as it was held (with the board
+        message attached meanwhile, if any)."""
+        return self._games.pop(game.channel_id, game)
+
+    def forget_server(self, guild_id: int) -> None:
+        """Let go of a server's games (its data was erased)."""
+        for channel_id in [c for c, g in self._games.items() if g.guild_id == guild_id]:
+            del self._games[channel_id]
+
+    def is_busy(self, channel_id: int) -> bool:
+        return channel_id in self._busy
+
     # --- one request at a time per channel ------------------------------------------
     @contextmanager
-    def _one_request(self, channel_id: int) -> Iterator[None]:
+    def one_request(self, channel_id: int) -> Iterator[None]:
         """Hold the channel for one request; a second one meanwhile is refused."""
         if channel_id in self._busy:
             raise GameError(
@@ -57,7 +88,7 @@ class RunningGames:
         """The channel's running game as this process holds it (see :meth:`find_game`)."""
         return self._games.get(channel_id)
 
-    async def _still_running(self, channel_id: int) -> Game | None:
+    async def still_running(self, channel_id: int) -> Game | None:
         """The channel's game as the store has it, before a refusal rests on the cached one:
         another process may have ended it."""
         record = await self.store.running_game(channel_id)
@@ -81,7 +112,7 @@ class RunningGames:
                 game = self._games[channel_id] = Game.from_record(record)
         return game
 
-    def _own_game(self, channel_id: int, member_id: int, command: str | None = None) -> Game:
+    def own_game(self, channel_id: int, member_id: int, command: str | None = None) -> Game:
         """The channel's game, if ``member_id`` plays in it (and, with ``command``, if it is
         played with that slash command group, such as ``/connect4``)."""
         game = self._games.get(channel_id)
@@ -118,8 +149,7 @@ class RunningGames:
 
     def adopt(self, record: GameRecord) -> Game:
         """Take over a game started elsewhere in the flow (an accepted challenge)."""
-        game = self._games[record.channel_id] = Game.from_record(record)
-        return game
+        return self.keep(Game.from_record(record))
 
     @staticmethod
     def busy_channel_text(game: Game, member_id: int) -> Msg:
@@ -161,7 +191,7 @@ class RunningGames:
         return previous
 
     @asynccontextmanager
-    async def _storing(self, channel_id: int) -> AsyncIterator[None]:
+    async def storing(self, channel_id: int) -> AsyncIterator[None]:
         """Turn a write that changed nothing into a true answer for the person.
 
         A lost race (another process wrote the game first) also refreshes this channel's

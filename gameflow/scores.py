@@ -30,6 +30,8 @@ class Stats:
 
 
 class Scoreboard:
+    """Records, standings, the learning curve and the stats, by server and game."""
+
     def __init__(self, store: Store, memories: ServerMemories) -> None:
         self.store = store
         self.memories = memories
@@ -69,7 +71,7 @@ class Scoreboard:
 
     async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
         memory = await self.memories.current(guild_id, game)
-        figures = self._figures(guild_id, memory)
+        figures = self.figures(guild_id, memory)
         if figures.ways_to_beat_as_x is None:  # not kept up to date for this game
             figures = await BrainFigures.counted(memory)
         return Stats(
@@ -83,10 +85,11 @@ class Scoreboard:
             await self.store.level_records(guild_id, player_id, game=game),
         )
 
-    def _figures(
+    def figures(
         self, guild_id: int, memory: Memory, lessons: tuple[Lesson, ...] = ()
     ) -> BrainFigures:
-        """Lessons and the ways to beat the bot (``lessons``: just learned into ``memory``)."""
+        """Lessons and the ways to beat the bot (``lessons``: just learned into ``memory``);
+        after a game, the learning curve's next point."""
         as_x, as_o = self.memories.ways_to_beat(
             guild_id, memory, [lesson.after for lesson in lessons]
         )

@@ -39,11 +39,12 @@ class Flow(Protocol):
 
 
 class ServerData:
+    """A server's data over time, and a member's in it."""
+
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
         self.store = flow.store
 
-    # --- a server's data ---------------------------------------------------------------
     async def left_server(self, guild_id: int) -> None:
         """The bot was removed from a server: its data goes in 30 days, unless it returns."""
         await self.store.left_server(guild_id, now=self.flow.clock())
@@ -79,10 +80,7 @@ class ServerData:
             run.stop()
         with busy_means_unchanged():
             await self.store.erase_server(guild_id)
-        for channel_id in [
-            c for c, g in self.flow.running._games.items() if g.guild_id == guild_id
-        ]:
-            del self.flow.running._games[channel_id]
+        self.flow.running.forget_server(guild_id)
         self.flow.challenges.forget_server(guild_id)
         self.flow.memories.forget_server(guild_id)
         self.flow.settings.forget(guild_id)
@@ -109,9 +107,7 @@ class ServerData:
         """Delete a player's games against the bot and records in this server, and take
         them out of their games with other members; the lessons stay, unnamed."""
         running = [
-            g
-            for g in self.flow.running._games.values()
-            if g.guild_id == guild_id and player_id in g.members
+            g for g in self.flow.running.all() if g.guild_id == guild_id and player_id in g.members
         ]
         if running:
             raise GameError(

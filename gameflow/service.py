@@ -4,6 +4,11 @@ The cogs call these methods and render what comes back; tests and the bot benchm
 call them directly. Every change is committed before a method returns, so nothing the
 bot announces can be lost. Bad requests raise :class:`GameError` with a message meant
 for the person, and change nothing.
+
+The service builds the collaborators the flow uses and keeps the rest apart: the running
+games (``running``), a server's data over time (``servers``), records and stats
+(``scoreboard``), invitations, training, the brain and the settings. None of them imports
+this module; one that needs the service says what of it in a ``Protocol``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,17 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import engine
-from data import ChannelBusyError, Shards, StaleGameError, Store
+from data import (
+    ChannelBusyError,
+    CurvePoint,
+    GameRecord,
+    MemberRecord,
+    Record,
+    Shards,
+    StaleGameError,
+    Standing,
+    Store,
+)
 from engine import Board, Lesson, Mark, Memory
 from i18n import N_
 
@@ -74,44 +89,37 @@ class GameService:
         self.scoreboard = Scoreboard(store, self.memories)
         self.dice = random.Random()  # the levels' random moves
 
-    # --- delegates to the collaborators ---------------------------------------------
     @property
-    def _games(self):
-        return self.running._games
+    def timeout_seconds(self) -> float:
+        """The idle timeout of a server that has not set its own."""
+        return self.settings.default_timeout_seconds
 
-    @_games.setter
-    def _games(self, games):
-        self.running._games = games
+    async def load(self) -> list[Game]:
+        """Pick up every running game and the servers' settings (at start-up and after a
+        restart)."""
+        await self.settings.load()
+        await self.challenges.load()
+        return await self.running.load(self.shards)
 
+    # --- for today's callers: the collaborators' methods under their old names ---------
     @property
-    def _busy(self):
-        return self.running._busy
-
-    def _one_request(self, channel_id):
-        return self.running._one_request(channel_id)
+    def _games(self) -> dict[int, Game]:
+        """A copy of the running games by channel (tests read it under this name)."""
+        return {game.channel_id: game for game in self.running.all()}
 
     def running_game(self, channel_id: int) -> Game | None:
         return self.running.running_game(channel_id)
 
-    async def _still_running(self, channel_id):
-        return await self.running._still_running(channel_id)
-
     async def find_game(self, channel_id: int) -> Game | None:
         return await self.running.find_game(channel_id)
 
-    def _own_game(self, channel_id, member_id, command=None):
-        return self.running._own_game(channel_id, member_id, command)
-
-    def adopt(self, record):
+    def adopt(self, record: GameRecord) -> Game:
         return self.running.adopt(record)
 
     busy_channel_text = staticmethod(RunningGames.busy_channel_text)
 
     async def attach_message(self, game: Game, message_id: int) -> int | None:
         return await self.running.attach_message(game, message_id)
-
-    def _storing(self, channel_id):
-        return self.running._storing(channel_id)
 
     async def left_server(self, guild_id: int) -> None:
         await self.servers.left_server(guild_id)
@@ -128,44 +136,32 @@ class GameService:
     async def erase_server(self, guild_id: int) -> int:
         return await self.servers.erase_server(guild_id)
 
-    async def erase_departed(self, still_in=lambda _: False) -> list[int]:
+    async def erase_departed(self, still_in: Callable[[int], bool] = lambda _: False) -> list[int]:
         return await self.servers.erase_departed(still_in)
 
-    async def forget_player(self, guild_id, player_id):
+    async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         return await self.servers.forget_player(guild_id, player_id)
 
-    async def record(self, guild_id, player_id=None, game=TICTACTOE):
+    async def record(
+        self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
+    ) -> Record:
         return await self.scoreboard.record(guild_id, player_id, game)
 
-    async def records(self, guild_id, player_id, game=TICTACTOE):
+    async def records(
+        self, guild_id: int, player_id: int, game: str = TICTACTOE
+    ) -> tuple[Record, MemberRecord]:
         return await self.scoreboard.records(guild_id, player_id, game)
 
-    async def leaderboard(self, guild_id, player_id, by="lessons", game=TICTACTOE):
+    async def leaderboard(
+        self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
+    ) -> tuple[list[Standing], Standing | None]:
         return await self.scoreboard.leaderboard(guild_id, player_id, by, game)
 
-    async def curve(self, guild_id, game=TICTACTOE):
+    async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
         return await self.scoreboard.curve(guild_id, game)
 
-    async def stats(self, guild_id, player_id, game=TICTACTOE) -> Stats:
+    async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
         return await self.scoreboard.stats(guild_id, player_id, game)
-
-    def _figures(self, guild_id, memory, lessons=()):
-        return self.scoreboard._figures(guild_id, memory, lessons)
-
-    @property
-    def timeout_seconds(self) -> float:
-        """The idle timeout of a server that has not set its own."""
-        return self.settings.default_timeout_seconds
-
-    async def load(self) -> list[Game]:
-        """Pick up every running game and the servers' settings (at start-up and after a
-        restart)."""
-        await self.settings.load()
-        await self.challenges.load()
-        self._games = {
-            r.channel_id: Game.from_record(r) for r in await self.store.running_games(self.shards)
-        }
-        return list(self._games.values())
 
     # --- memory -------------------------------------------------------------------
     async def memory(self, guild_id: int, game: str = TICTACTOE) -> Memory:
@@ -207,16 +203,18 @@ class GameService:
                     level=str(level),
                 )
             )
-        if channel_id in self._games and (running := await self._still_running(channel_id)):
-            raise GameError(self.busy_channel_text(running, player_id))
+        if self.running.running_game(channel_id) is not None and (
+            running := await self.running.still_running(channel_id)
+        ):
+            raise GameError(self.running.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
         self.settings.check_channel(guild_id, channel_id)
-        with self._one_request(channel_id):
+        with self.running.one_request(channel_id):
             memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
             moves = (self._bot_move(memory, Board(game=game), level),) if bot_first else ()
             try:
-                async with self._storing(channel_id):
+                async with self.running.storing(channel_id):
                     record = await self.store.start_game(
                         guild_id,
                         channel_id,
@@ -228,11 +226,10 @@ class GameService:
                         level=level,
                     )
             except ChannelBusyError as busy:  # another process or an old row got there first
-                self._games[channel_id] = Game.from_record(busy.game)
                 raise GameError(
-                    self.busy_channel_text(self._games[channel_id], player_id)
+                    self.running.busy_channel_text(self.running.adopt(busy.game), player_id)
                 ) from None
-            game = self._games[channel_id] = Game.from_record(record)
+            game = self.running.adopt(record)
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     async def move(
@@ -253,11 +250,11 @@ class GameService:
         ``command``: the slash command group the move came from, to refuse a move of
         another game.
         """
-        await self.find_game(channel_id)
-        self._own_game(channel_id, player_id, command)  # "no game" outranks "busy"
-        with self._one_request(channel_id):
+        await self.running.find_game(channel_id)
+        self.running.own_game(channel_id, player_id, command)  # "no game" outranks "busy"
+        with self.running.one_request(channel_id):
             # it may have ended while we waited
-            game = self._own_game(channel_id, player_id, command)
+            game = self.running.own_game(channel_id, player_id, command)
             if expected_ply is not None and expected_ply != game.ply:
                 raise GameError(
                     N_(
@@ -309,11 +306,14 @@ class GameService:
                 board.push(bot_cell)
             if not board.is_game_over():
                 moves, now = board.moves, self.clock()
-                async with self._storing(channel_id):
+                async with self.running.storing(channel_id):
                     await self.store.record_moves(game.id, game.moves, moves, now=now)
                 # from the game as it is now: a board message may have been attached meanwhile
-                played = replace(self._games.get(channel_id, game), moves=moves, updated_at=now)
-                self._games[channel_id] = played
+                played = self.running.keep(
+                    replace(
+                        self.running.running_game(channel_id) or game, moves=moves, updated_at=now
+                    )
+                )
                 return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
 
@@ -351,25 +351,25 @@ class GameService:
     async def resign(self, channel_id: int, member_id: int, command: str | None = None) -> Turn:
         """A player gives up: the other side wins. In a game between members, who
         resigned is kept, to know who won."""
-        await self.find_game(channel_id)
-        self._own_game(channel_id, member_id, command)
-        with self._one_request(channel_id):
-            game = self._own_game(channel_id, member_id, command)
+        await self.running.find_game(channel_id)
+        self.running.own_game(channel_id, member_id, command)
+        with self.running.one_request(channel_id):
+            game = self.running.own_game(channel_id, member_id, command)
             return await self._finish(
                 game, game.moves, "resigned", ended_by=None if game.vs_bot else member_id
             )
 
     async def end_game(self, channel_id: int, moderator_id: int) -> Turn:
         """A moderator ends a stuck game: abandoned, nothing learned, their name on it."""
-        if channel_id not in self._games:
+        if self.running.running_game(channel_id) is None:
             raise GameError(
                 N_(
                     "No game is running in {channel}, so there is nothing to end.",
                     channel=f"<#{channel_id}>",
                 )
             )
-        with self._one_request(channel_id):
-            game = self._games.get(channel_id)
+        with self.running.one_request(channel_id):
+            game = self.running.running_game(channel_id)
             if game is None:
                 raise GameError(
                     N_(
@@ -384,12 +384,13 @@ class GameService:
         Nothing is learned."""
         now = self.clock()
         expired = []
-        for channel_id, game in list(self._games.items()):
+        for game in self.running.all():
+            channel_id = game.channel_id
             deadline = now - self.settings.timeout_seconds(game.guild_id)
-            if game.updated_at > deadline or channel_id in self._busy:
+            if game.updated_at > deadline or self.running.is_busy(channel_id):
                 continue  # a busy channel is being played in right now: not idle
-            with self._one_request(channel_id):
-                if self._games.get(channel_id) is not game:
+            with self.running.one_request(channel_id):
+                if self.running.running_game(channel_id) is not game:
                     continue
                 try:
                     expired.append(await self._finish(game, game.moves, "abandoned"))
@@ -454,9 +455,13 @@ class GameService:
                 for lesson in lessons
             ]
             # what the bot knows now: the learning curve's next point, if it changed
-            snapshot = self._figures(game.guild_id, memory, lessons).snapshot() if lessons else None
+            snapshot = (
+                self.scoreboard.figures(game.guild_id, memory, lessons).snapshot()
+                if lessons
+                else None
+            )
             now = self.clock()
-            async with self._storing(game.channel_id):
+            async with self.running.storing(game.channel_id):
                 try:
                     await self.store.finish_game(
                         game.id,
@@ -479,7 +484,7 @@ class GameService:
                     ):
                         raise _StaleMemory from None
                     raise
-        game = self._games.pop(game.channel_id, game)  # as it is now: its board message too
+        game = self.running.ended(game)  # as it is now: its board message too
         return Turn(
             replace(game, moves=moves, result=result, updated_at=now, ended_by=ended_by),
             bot_cell,
