@@ -6,7 +6,8 @@ from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, pars
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
 from .errors import GameError
 from .game import COMMANDS, Game, Turn
-from .service import LEVELS, PLAYED_OUT, GameService, Stats, cell_list
+from .scores import Stats
+from .service import LEVELS, PLAYED_OUT, GameService, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 

@@ -4,15 +4,19 @@ The cogs call these methods and render what comes back; tests and the bot benchm
 call them directly. Every change is committed before a method returns, so nothing the
 bot announces can be lost. Bad requests raise :class:`GameError` with a message meant
 for the person, and change nothing.
+
+The service builds the collaborators the flow uses and keeps the rest apart: the running
+games (``running``), a server's data over time (``servers``), records and stats
+(``scoreboard``), invitations, training, the brain and the settings. None of them imports
+this module; one that needs the service says what of it in a ``Protocol``.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 
 import engine
 from data import (
@@ -25,17 +29,19 @@ from data import (
     StaleGameError,
     Standing,
     Store,
-    StoreUnavailableError,
 )
-from data.stats import LEADERBOARD_ORDERS
 from engine import Board, Lesson, Mark, Memory
-from i18n import N_, Msg
+from i18n import N_
 
 from .brain import Brain, BrainFigures
 from .challenges import Challenges
 from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
+from .running import RunningGames
+from .running import no_game_here as no_game_here  # cogs/ttt.py imports it from here
+from .scores import Scoreboard, Stats
+from .servers import ServerData
 from .settings import ServerSettings
 from .training import Trainer
 
@@ -51,42 +57,12 @@ class _StaleMemory(Exception):
 # every finished game all the same: what it proves is true whatever chose the moves.
 LEVELS = {"learning": 0.0, "medium": 0.2, "easy": 0.5}
 
-# A server's data is deleted this long after the bot is removed from it, unless it is added
-# back meanwhile (a public bot keeps no data it no longer needs).
-KEEP_AFTER_LEAVING_SECONDS = 30 * 24 * 3600
-
 # games played to the end: learned from (not a resignation or an abandoned game)
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
 
-def game_moved_on(command: str) -> Msg:
-    return N_(
-        "That game changed while I was handling your request (another copy of me got there "
-        "first), so nothing was played. `{command} board` shows the game as it is now.",
-        command=command,
-    )
-
-
-def no_game_here(command: str) -> Msg:
-    return N_(
-        "No game is running in this channel. Start one with `{command} play`.", command=command
-    )
-
-
 def cell_list(cells) -> str:
     return ", ".join(str(c + 1) for c in cells)
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    server: Record
-    player: Record
-    facts: int
-    beatable_as_x: engine.Vulnerability
-    beatable_as_o: engine.Vulnerability
-    between_members: MemberRecord  # the server's games between members
-    player_with_members: MemberRecord  # the player's own
-    player_levels: dict[str, Record] = field(default_factory=dict)  # by level played
 
 
 class GameService:
@@ -104,12 +80,13 @@ class GameService:
         self.clock = clock
         self.shards = shards  # in a cluster: the servers this process runs; None: all
         self.settings = ServerSettings(store, default_timeout_seconds=timeout_seconds)
-        self._games: dict[int, Game] = {}  # running games by channel, mirrored from the store
-        self._busy: set[int] = set()  # channels with a request in progress
+        self.running = RunningGames(store)
         self.memories = ServerMemories(store, kept=memories_kept, bytes_kept=memory_bytes_kept)
         self.brain = Brain(store, self.memories, clock)
         self.trainer = Trainer(store, self.memories, clock, shards=shards)
         self.challenges = Challenges(self)
+        self.servers = ServerData(self)
+        self.scoreboard = Scoreboard(store, self.memories)
         self.dice = random.Random()  # the levels' random moves
 
     @property
@@ -122,10 +99,69 @@ class GameService:
         restart)."""
         await self.settings.load()
         await self.challenges.load()
-        self._games = {
-            r.channel_id: Game.from_record(r) for r in await self.store.running_games(self.shards)
-        }
-        return list(self._games.values())
+        return await self.running.load(self.shards)
+
+    # --- for today's callers: the collaborators' methods under their old names ---------
+    @property
+    def _games(self) -> dict[int, Game]:
+        """A copy of the running games by channel (tests read it under this name)."""
+        return {game.channel_id: game for game in self.running.all()}
+
+    def running_game(self, channel_id: int) -> Game | None:
+        return self.running.running_game(channel_id)
+
+    async def find_game(self, channel_id: int) -> Game | None:
+        return await self.running.find_game(channel_id)
+
+    def adopt(self, record: GameRecord) -> Game:
+        return self.running.adopt(record)
+
+    busy_channel_text = staticmethod(RunningGames.busy_channel_text)
+
+    async def attach_message(self, game: Game, message_id: int) -> int | None:
+        return await self.running.attach_message(game, message_id)
+
+    async def left_server(self, guild_id: int) -> None:
+        await self.servers.left_server(guild_id)
+
+    async def joined_server(self, guild_id: int) -> None:
+        await self.servers.joined_server(guild_id)
+
+    async def played_without_me(self, guild_id: int) -> None:
+        await self.servers.played_without_me(guild_id)
+
+    async def note_departures(self, present: set[int]) -> list[int]:
+        return await self.servers.note_departures(present)
+
+    async def erase_server(self, guild_id: int) -> int:
+        return await self.servers.erase_server(guild_id)
+
+    async def erase_departed(self, still_in: Callable[[int], bool] = lambda _: False) -> list[int]:
+        return await self.servers.erase_departed(still_in)
+
+    async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        return await self.servers.forget_player(guild_id, player_id)
+
+    async def record(
+        self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
+    ) -> Record:
+        return await self.scoreboard.record(guild_id, player_id, game)
+
+    async def records(
+        self, guild_id: int, player_id: int, game: str = TICTACTOE
+    ) -> tuple[Record, MemberRecord]:
+        return await self.scoreboard.records(guild_id, player_id, game)
+
+    async def leaderboard(
+        self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
+    ) -> tuple[list[Standing], Standing | None]:
+        return await self.scoreboard.leaderboard(guild_id, player_id, by, game)
+
+    async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
+        return await self.scoreboard.curve(guild_id, game)
+
+    async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
+        return await self.scoreboard.stats(guild_id, player_id, game)
 
     # --- memory -------------------------------------------------------------------
     async def memory(self, guild_id: int, game: str = TICTACTOE) -> Memory:
@@ -145,91 +181,6 @@ class GameService:
                 )
             self.memories.replace(guild_id, empty, version)
         return forgotten
-
-    # --- one request at a time per channel ------------------------------------------
-    @contextmanager
-    def _one_request(self, channel_id: int) -> Iterator[None]:
-        """Hold the channel for one request; a second one meanwhile is refused."""
-        if channel_id in self._busy:
-            raise GameError(
-                N_(
-                    "Not so fast: the last move here is still being played. "
-                    "Wait for my reply, then make your move."
-                )
-            )
-        self._busy.add(channel_id)
-        try:
-            yield
-        finally:
-            self._busy.discard(channel_id)
-
-    def running_game(self, channel_id: int) -> Game | None:
-        """The channel's running game as this process holds it (see :meth:`find_game`)."""
-        return self._games.get(channel_id)
-
-    async def _still_running(self, channel_id: int) -> Game | None:
-        """The channel's game as the store has it, before a refusal rests on the cached one:
-        another process may have ended it."""
-        record = await self.store.running_game(channel_id)
-        if record is None:
-            self._games.pop(channel_id, None)
-            return None
-        game = self._games.get(channel_id)
-        if game is None or game.id != record.id or game.moves != record.moves:
-            game = self._games[channel_id] = Game.from_record(record)
-        return game
-
-    async def find_game(self, channel_id: int) -> Game | None:
-        """The channel's running game; on a miss, as the store has it. Another process
-        on the same server (an overlapping deploy, a re-shard) may have started it, and
-        "no game here" must be true before it is said."""
-        game = self._games.get(channel_id)
-        if game is None:
-            record = await self.store.running_game(channel_id)
-            game = self._games.get(channel_id)  # it may have come meanwhile
-            if game is None and record is not None:
-                game = self._games[channel_id] = Game.from_record(record)
-        return game
-
-    def _own_game(self, channel_id: int, member_id: int, command: str | None = None) -> Game:
-        """The channel's game, if ``member_id`` plays in it (and, with ``command``, if it is
-        played with that slash command group, such as ``/connect4``)."""
-        game = self._games.get(channel_id)
-        if game is None:
-            raise GameError(no_game_here(command or "/ttt"))
-        if member_id not in game.members:
-            mine = command or game.command
-            raise GameError(
-                N_(
-                    "This is {player}'s game. Wait for it to end, then start your own with "
-                    "`{command} play` or `{command} challenge`.",
-                    player=f"<@{game.player_id}>",
-                    command=mine,
-                )
-                if game.vs_bot
-                else N_(
-                    "This game is between {player} and {opponent}. Wait for it to end, then "
-                    "start your own with `{command} play` or `{command} challenge`.",
-                    player=f"<@{game.player_id}>",
-                    opponent=f"<@{game.opponent_id}>",
-                    command=mine,
-                )
-            )
-        if command is not None and command != game.command:
-            raise GameError(
-                N_(
-                    "The game in this channel is {title}: play it with `{command} move` or "
-                    "its board's buttons.",
-                    title=game.title,
-                    command=game.command,
-                )
-            )
-        return game
-
-    def adopt(self, record: GameRecord) -> Game:
-        """Take over a game started elsewhere in the flow (an accepted challenge)."""
-        game = self._games[record.channel_id] = Game.from_record(record)
-        return game
 
     # --- the flow -----------------------------------------------------------------
     async def start(
@@ -252,16 +203,18 @@ class GameService:
                     level=str(level),
                 )
             )
-        if channel_id in self._games and (running := await self._still_running(channel_id)):
-            raise GameError(self.busy_channel_text(running, player_id))
+        if self.running.running_game(channel_id) is not None and (
+            running := await self.running.still_running(channel_id)
+        ):
+            raise GameError(self.running.busy_channel_text(running, player_id))
         self.challenges.check_no_invitation(channel_id)
         self.settings.check_channel(guild_id, channel_id)
-        with self._one_request(channel_id):
+        with self.running.one_request(channel_id):
             memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
             moves = (self._bot_move(memory, Board(game=game), level),) if bot_first else ()
             try:
-                async with self._storing(channel_id):
+                async with self.running.storing(channel_id):
                     record = await self.store.start_game(
                         guild_id,
                         channel_id,
@@ -273,35 +226,11 @@ class GameService:
                         level=level,
                     )
             except ChannelBusyError as busy:  # another process or an old row got there first
-                self._games[channel_id] = Game.from_record(busy.game)
                 raise GameError(
-                    self.busy_channel_text(self._games[channel_id], player_id)
+                    self.running.busy_channel_text(self.running.adopt(busy.game), player_id)
                 ) from None
-            game = self._games[channel_id] = Game.from_record(record)
+            game = self.running.adopt(record)
             return Turn(game, moves[0] if moves else None, (), len(memory))
-
-    @staticmethod
-    def busy_channel_text(game: Game, member_id: int) -> Msg:
-        if member_id in game.members:
-            return N_(
-                "You already have a game of {title} running in this channel. "
-                "`{command} board` shows it; `{command} resign` gives it up so you can start "
-                "another.",
-                title=game.title,
-                command=game.command,
-            )
-        if game.vs_bot:
-            return N_(
-                "{player} is already playing in this channel. Wait for that game to end, "
-                "or start yours in another channel.",
-                player=f"<@{game.player_id}>",
-            )
-        return N_(
-            "{player} and {opponent} are already playing in this channel. Wait for that game "
-            "to end, or start yours in another channel.",
-            player=f"<@{game.player_id}>",
-            opponent=f"<@{game.opponent_id}>",
-        )
 
     async def move(
         self,
@@ -321,11 +250,11 @@ class GameService:
         ``command``: the slash command group the move came from, to refuse a move of
         another game.
         """
-        await self.find_game(channel_id)
-        self._own_game(channel_id, player_id, command)  # "no game" outranks "busy"
-        with self._one_request(channel_id):
+        await self.running.find_game(channel_id)
+        self.running.own_game(channel_id, player_id, command)  # "no game" outranks "busy"
+        with self.running.one_request(channel_id):
             # it may have ended while we waited
-            game = self._own_game(channel_id, player_id, command)
+            game = self.running.own_game(channel_id, player_id, command)
             if expected_ply is not None and expected_ply != game.ply:
                 raise GameError(
                     N_(
@@ -377,11 +306,14 @@ class GameService:
                 board.push(bot_cell)
             if not board.is_game_over():
                 moves, now = board.moves, self.clock()
-                async with self._storing(channel_id):
+                async with self.running.storing(channel_id):
                     await self.store.record_moves(game.id, game.moves, moves, now=now)
                 # from the game as it is now: a board message may have been attached meanwhile
-                played = replace(self._games.get(channel_id, game), moves=moves, updated_at=now)
-                self._games[channel_id] = played
+                played = self.running.keep(
+                    replace(
+                        self.running.running_game(channel_id) or game, moves=moves, updated_at=now
+                    )
+                )
                 return Turn(played, bot_cell, (), len(memory))
             return await self._finish(game, board.moves, self._result_of(game, board), bot_cell)
 
@@ -419,10 +351,10 @@ class GameService:
     async def resign(self, channel_id: int, member_id: int, command: str | None = None) -> Turn:
         """A player gives up: the other side wins. In a game between members, who
         resigned is kept, to know who won."""
-        await self.find_game(channel_id)
-        self._own_game(channel_id, member_id, command)
-        with self._one_request(channel_id):
-            game = self._own_game(channel_id, member_id, command)
+        await self.running.find_game(channel_id)
+        self.running.own_game(channel_id, member_id, command)
+        with self.running.one_request(channel_id):
+            game = self.running.own_game(channel_id, member_id, command)
             return await self._finish(
                 game, game.moves, "resigned", ended_by=None if game.vs_bot else member_id
             )
@@ -431,19 +363,18 @@ class GameService:
         """A moderator of ``guild_id`` ends a stuck game there: abandoned, nothing learned,
         their name on it. A channel elsewhere (a DM's, another server's) is refused: a
         forged request can name any."""
-        await self.find_game(channel_id)
-        known = self._games.get(channel_id)
+        known = await self.running.find_game(channel_id)
         if known is not None and known.guild_id != guild_id:
             raise GameError(ANOTHER_PLACES_CHANNEL)
-        if channel_id not in self._games:
+        if known is None:
             raise GameError(
                 N_(
                     "No game is running in {channel}, so there is nothing to end.",
                     channel=f"<#{channel_id}>",
                 )
             )
-        with self._one_request(channel_id):
-            game = self._games.get(channel_id)
+        with self.running.one_request(channel_id):
+            game = self.running.running_game(channel_id)
             if game is None:
                 raise GameError(
                     N_(
@@ -453,95 +384,18 @@ class GameService:
                 )
             return await self._finish(game, game.moves, "abandoned", ended_by=moderator_id)
 
-    # --- a server's data ---------------------------------------------------------------
-    async def left_server(self, guild_id: int) -> None:
-        """The bot was removed from a server: its data goes in 30 days, unless it returns."""
-        await self.store.left_server(guild_id, now=self.clock())
-
-    async def joined_server(self, guild_id: int) -> None:
-        await self.store.joined_server(guild_id)
-
-    async def played_without_me(self, guild_id: int) -> None:
-        """A game in a server the bot is not in (members use it through their own
-        install): the server's data stays 30 days after its last game there, then goes
-        as a departed server's does (unless the server adds the bot)."""
-        await self.store.left_server(guild_id, now=self.clock())
-
-    async def note_departures(self, present: set[int]) -> list[int]:
-        """At start: the servers (of this process's shards) the bot keeps data about but is
-        no longer in (removed while it was not running, so no event told it) start their
-        30 days now. Returns them."""
-        departed = set(await self.store.departed_before(float("inf"), self.shards))
-        gone = [
-            guild_id
-            for guild_id in await self.store.servers_with_data(self.shards)
-            if guild_id not in present and guild_id not in departed
-        ]
-        for guild_id in gone:
-            await self.store.left_server(guild_id, now=self.clock())
-        return gone
-
-    async def erase_server(self, guild_id: int) -> int:
-        """Delete everything about a server now (a training of it stops; nothing is kept).
-        Returns the server's ID, once done."""
-        run = self.trainer.running(guild_id)
-        if run is not None:
-            run.stop()
-        with busy_means_unchanged():
-            await self.store.erase_server(guild_id)
-        for channel_id in [c for c, g in self._games.items() if g.guild_id == guild_id]:
-            del self._games[channel_id]
-        self.challenges.forget_server(guild_id)
-        self.memories.forget_server(guild_id)
-        self.settings.forget(guild_id)
-        return guild_id
-
-    async def erase_departed(self, still_in: Callable[[int], bool] = lambda _: False) -> list[int]:
-        """Delete the data of the servers (of this process's shards) the bot left more than
-        30 days ago and did not come back to; return them. ``still_in``: whether the bot is
-        in a server now (added back while it was not running to hear it)."""
-        cutoff = self.clock() - KEEP_AFTER_LEAVING_SECONDS
-        erased = []
-        for guild_id in await self.store.departed_before(cutoff, self.shards):
-            if still_in(guild_id):
-                await self.store.joined_server(guild_id)
-                continue
-            try:
-                await self.erase_server(guild_id)
-            except GameError:  # the database is busy: the next sweep
-                continue
-            erased.append(guild_id)
-        return erased
-
-    async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
-        """Delete a player's games against the bot and records in this server, and take
-        them out of their games with other members; the lessons stay, unnamed."""
-        running = [
-            g for g in self._games.values() if g.guild_id == guild_id and player_id in g.members
-        ]
-        if running:
-            raise GameError(
-                N_(
-                    "You have a game running in {channel}. Finish it or `{command} resign` "
-                    "first, then ask again. Nothing was deleted.",
-                    channel=f"<#{running[0].channel_id}>",
-                    command=running[0].command,
-                )
-            )
-        with busy_means_unchanged():
-            return await self.store.forget_player(guild_id, player_id)
-
     async def expire_idle(self) -> list[Turn]:
         """End as abandoned every game left without a move for its server's timeout.
         Nothing is learned."""
         now = self.clock()
         expired = []
-        for channel_id, game in list(self._games.items()):
+        for game in self.running.all():
+            channel_id = game.channel_id
             deadline = now - self.settings.timeout_seconds(game.guild_id)
-            if game.updated_at > deadline or channel_id in self._busy:
+            if game.updated_at > deadline or self.running.is_busy(channel_id):
                 continue  # a busy channel is being played in right now: not idle
-            with self._one_request(channel_id):
-                if self._games.get(channel_id) is not game:
+            with self.running.one_request(channel_id):
+                if self.running.running_game(channel_id) is not game:
                     continue
                 try:
                     expired.append(await self._finish(game, game.moves, "abandoned"))
@@ -549,110 +403,12 @@ class GameService:
                     continue
         return expired
 
-    async def attach_message(self, game: Game, message_id: int) -> int | None:
-        """Remember which message now shows the game's board, to update it later.
-
-        Returns the message that showed it until now (``None``: none), to delete. It is
-        swapped before anything is awaited, so boards answered in quick succession (a move
-        made before the last board's attachment was saved) are attached in the order they
-        were posted, and each one replaces the one before.
-        """
-        current = self._games.get(game.channel_id)
-        previous = game.message_id
-        if current is not None and current.id == game.id:
-            previous = current.message_id
-            self._games[game.channel_id] = replace(current, message_id=message_id)
-        await self.store.set_message(game.id, message_id)
-        return previous
-
-    async def record(
-        self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
-    ) -> Record:
-        """How this server's (or one player's) finished games against the bot went."""
-        return await self.store.record(guild_id, player_id, game=game)
-
-    async def records(
-        self, guild_id: int, player_id: int, game: str = TICTACTOE
-    ) -> tuple[Record, MemberRecord]:
-        """A player's finished games in this server: against the bot, and with members."""
-        return (
-            await self.store.record(guild_id, player_id, game=game),
-            await self.store.member_record(guild_id, player_id, game=game),
-        )
-
-    async def leaderboard(
-        self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
-    ) -> tuple[list[Standing], Standing | None]:
-        """The top 10 by ``by`` and the caller's own standing (``None`` if not ranked)."""
-        if by not in LEADERBOARD_ORDERS:
-            raise GameError(
-                N_(
-                    "Rank by {choices}, not `{by}`.",
-                    choices=", ".join(LEADERBOARD_ORDERS),
-                    by=str(by),
-                )
-            )
-        return await self.store.leaderboard(guild_id, by, player_id=player_id, game=game)
-
-    async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
-        """The server's learning curve: at most about 500 points, however long its history."""
-        return await self.store.curve(guild_id, game=game)
-
-    async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
-        memory = await self.memories.current(guild_id, game)
-        figures = self._figures(guild_id, memory)
-        if figures.ways_to_beat_as_x is None:  # not kept up to date for this game
-            figures = await BrainFigures.counted(memory)
-        return Stats(
-            await self.store.record(guild_id, game=game),
-            await self.store.record(guild_id, player_id, game=game),
-            figures.lessons,
-            engine.Vulnerability(Mark.X, figures.ways_to_beat_as_x),
-            engine.Vulnerability(Mark.O, figures.ways_to_beat_as_o),
-            await self.store.member_record(guild_id, game=game),
-            await self.store.member_record(guild_id, player_id, game=game),
-            await self.store.level_records(guild_id, player_id, game=game),
-        )
-
     # --- internals ----------------------------------------------------------------
     def _bot_move(self, memory: Memory, board: Board, level: str) -> int:
         """The bot's move: its choice, or at an easier level now and then a random one."""
         if self.dice.random() < LEVELS[level]:
             return self.dice.choice(board.legal_moves)
         return engine.choose_move(memory, board)
-
-    def _figures(
-        self, guild_id: int, memory: Memory, lessons: tuple[Lesson, ...] = ()
-    ) -> BrainFigures:
-        """Lessons and the ways to beat the bot (``lessons``: just learned into ``memory``)."""
-        as_x, as_o = self.memories.ways_to_beat(
-            guild_id, memory, [lesson.after for lesson in lessons]
-        )
-        return BrainFigures(len(memory), as_x, as_o)
-
-    @asynccontextmanager
-    async def _storing(self, channel_id: int) -> AsyncIterator[None]:
-        """Turn a write that changed nothing into a true answer for the person.
-
-        A lost race (another process wrote the game first) also refreshes this channel's
-        game from the store, so the next request sees the game as it really stands.
-        """
-        try:
-            with busy_means_unchanged():
-                try:
-                    yield
-                except StoreUnavailableError as lost:
-                    if lost.maybe_written:  # read the game afresh next time: it may have moved
-                        self._games.pop(channel_id, None)
-                    raise
-        except StaleGameError:
-            known = self._games.get(channel_id)
-            record = await self.store.running_game(channel_id)
-            if record is None:
-                self._games.pop(channel_id, None)
-            else:
-                known = self._games[channel_id] = Game.from_record(record)
-            raise GameError(game_moved_on(known.command if known else "/ttt")) from None
 
     @staticmethod
     def _result_of(game: Game, board: Board) -> str:
@@ -704,9 +460,13 @@ class GameService:
                 for lesson in lessons
             ]
             # what the bot knows now: the learning curve's next point, if it changed
-            snapshot = self._figures(game.guild_id, memory, lessons).snapshot() if lessons else None
+            snapshot = (
+                self.scoreboard.figures(game.guild_id, memory, lessons).snapshot()
+                if lessons
+                else None
+            )
             now = self.clock()
-            async with self._storing(game.channel_id):
+            async with self.running.storing(game.channel_id):
                 try:
                     await self.store.finish_game(
                         game.id,
@@ -729,7 +489,7 @@ class GameService:
                     ):
                         raise _StaleMemory from None
                     raise
-        game = self._games.pop(game.channel_id, game)  # as it is now: its board message too
+        game = self.running.ended(game)  # as it is now: its board message too
         return Turn(
             replace(game, moves=moves, result=result, updated_at=now, ended_by=ended_by),
             bot_cell,

@@ -44,11 +44,15 @@ def imports_of(path: Path) -> set[str]:
 
 def test_the_layers_import_one_way():
     """The engine knows no Discord and no database; only data speaks SQL; the game flow
-    knows no Discord; inside it, the service imports the challenges and not the reverse."""
+    knows no Discord; inside it, the service imports its collaborators and none of them
+    imports the service."""
     outside_engine = {"discord", "data", "gameflow", "cogs", "aiosqlite", "asyncpg"}
     for path in (ROOT / "engine").glob("*.py"):
         assert not {i for i in imports_of(path) if i.split(".")[0] in outside_engine}, path
     for path in (ROOT / "gameflow").glob("*.py"):
         assert not {i for i in imports_of(path) if i.split(".")[0] in ("discord", "cogs")}, path
-    assert ".service" not in imports_of(ROOT / "gameflow" / "challenges.py")
-    assert ".challenges" in imports_of(ROOT / "gameflow" / "service.py")
+    for path in (ROOT / "gameflow").glob("*.py"):
+        if path.stem not in ("__init__", "service"):
+            assert ".service" not in imports_of(path), path
+    for collaborator in ("challenges", "running", "servers", "scores"):
+        assert f".{collaborator}" in imports_of(ROOT / "gameflow" / "service.py")

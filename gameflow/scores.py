@@ -1,0 +1,96 @@
+"""What people see of how the games went: records, the leaderboard, the learning curve
+and the stats of a server and of a player, read from the store and the memory cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import engine
+from data import CurvePoint, MemberRecord, Record, Standing, Store
+from data.stats import LEADERBOARD_ORDERS
+from engine import Lesson, Mark, Memory
+from i18n import N_
+
+from .brain import BrainFigures
+from .errors import GameError
+from .memories import TICTACTOE, ServerMemories
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    server: Record
+    player: Record
+    facts: int
+    beatable_as_x: engine.Vulnerability
+    beatable_as_o: engine.Vulnerability
+    between_members: MemberRecord  # the server's games between members
+    player_with_members: MemberRecord  # the player's own
+    player_levels: dict[str, Record] = field(default_factory=dict)  # by level played
+
+
+class Scoreboard:
+    """Records, standings, the learning curve and the stats, by server and game."""
+
+    def __init__(self, store: Store, memories: ServerMemories) -> None:
+        self.store = store
+        self.memories = memories
+
+    async def record(
+        self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
+    ) -> Record:
+        """How this server's (or one player's) finished games against the bot went."""
+        return await self.store.record(guild_id, player_id, game=game)
+
+    async def records(
+        self, guild_id: int, player_id: int, game: str = TICTACTOE
+    ) -> tuple[Record, MemberRecord]:
+        """A player's finished games in this server: against the bot, and with members."""
+        return (
+            await self.store.record(guild_id, player_id, game=game),
+            await self.store.member_record(guild_id, player_id, game=game),
+        )
+
+    async def leaderboard(
+        self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
+    ) -> tuple[list[Standing], Standing | None]:
+        """The top 10 by ``by`` and the caller's own standing (``None`` if not ranked)."""
+        if by not in LEADERBOARD_ORDERS:
+            raise GameError(
+                N_(
+                    "Rank by {choices}, not `{by}`.",
+                    choices=", ".join(LEADERBOARD_ORDERS),
+                    by=str(by),
+                )
+            )
+        return await self.store.leaderboard(guild_id, by, player_id=player_id, game=game)
+
+    async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
+        """The server's learning curve: at most about 500 points, however long its history."""
+        return await self.store.curve(guild_id, game=game)
+
+    async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
+        memory = await self.memories.current(guild_id, game)
+        figures = self.figures(guild_id, memory)
+        if figures.ways_to_beat_as_x is None:  # not kept up to date for this game
+            figures = await BrainFigures.counted(memory)
+        return Stats(
+            await self.store.record(guild_id, game=game),
+            await self.store.record(guild_id, player_id, game=game),
+            figures.lessons,
+            engine.Vulnerability(Mark.X, figures.ways_to_beat_as_x),
+            engine.Vulnerability(Mark.O, figures.ways_to_beat_as_o),
+            await self.store.member_record(guild_id, game=game),
+            await self.store.member_record(guild_id, player_id, game=game),
+            await self.store.level_records(guild_id, player_id, game=game),
+        )
+
+    def figures(
+        self, guild_id: int, memory: Memory, lessons: tuple[Lesson, ...] = ()
+    ) -> BrainFigures:
+        """Lessons and the ways to beat the bot (``lessons``: just learned into ``memory``);
+        after a game, the learning curve's next point."""
+        as_x, as_o = self.memories.ways_to_beat(
+            guild_id, memory, [lesson.after for lesson in lessons]
+        )
+        return BrainFigures(len(memory), as_x, as_o)
