@@ -2,6 +2,6 @@
 
 from .admin import Admin
 from .connect4 import ConnectFour
-from .ttt import TicTacToe
+from .table import TicTacToe
 
 __all__ = ["Admin", "ConnectFour", "TicTacToe"]

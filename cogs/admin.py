@@ -26,7 +26,7 @@ from .render import (
     training_embed,
 )
 from .replies import Refusal, answer, in_time, private, public, refuse, server_language, update
-from .ttt import TicTacToe
+from .table import TicTacToe
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .ttt import LEVEL_HELP, Level, TicTacToe
+from .table import LEVEL_HELP, Level, TicTacToe
 
 BOARDS = {"4x4": "connect4", "5x4": "connect4-5x4"}
 Size = Literal["4x4", "5x4"]
