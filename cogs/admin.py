@@ -17,6 +17,7 @@ from gameflow.brain import IMPORT_LIMITS, check_file_size
 from i18n import N_, Language
 
 from .boards import look_of
+from .faces import GAME_NAMES
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
 from .render import (
     brain_change_text,
@@ -26,7 +27,7 @@ from .render import (
     training_embed,
 )
 from .replies import Refusal, answer, in_time, private, public, refuse, server_language, update
-from .table import TicTacToe
+from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ TICTACTOE = "tictactoe"
 # the memories an admin command may work on: each game's, per server
 GAME_CHOICES = [
     app_commands.Choice(name=str(look_of(game).title), value=game)  # translated on sync
-    for game in ("tictactoe", "connect4", "connect4-5x4")
+    for game in GAME_NAMES
 ]
 GAME_HELP = "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4"
 
@@ -348,7 +349,7 @@ class Admin(
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        games: TicTacToe = self.bot.get_cog("TicTacToe")
+        games: Table = self.bot.get_cog("TicTacToe")
         await games.retire(
             turn,
             N_(

@@ -1,9 +1,7 @@
-"""``/ttt``: play tic-tac-toe against the bot. Thin: parse, call the game flow, render the
-reply.
-
-This cog also hosts what every game's commands share (``/connect4`` calls it: see
-:mod:`cogs.connect4`): posting a board, the clicks on any board, challenges, the sweep of
-idle games and expired invitations, ``forget-me``.
+"""The ``TicTacToe`` cog: what every game's commands share (each game's commands are
+declared in :mod:`cogs.faces`): posting a board, the clicks on any board and Rematch,
+challenges, the sweep of idle games and expired invitations, the server listeners.
+Thin: parse, call the game flow, render the reply.
 """
 
 from __future__ import annotations
@@ -11,7 +9,6 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -26,6 +23,8 @@ from i18n import N_, Language, Msg, language
 from . import chart
 from .boards import look_of
 from .challenges import ChallengeButton, ChallengeDesk
+from .faces import FACES
+from .game_commands import game_group
 from .places import bot_is_here, place, place_name
 from .posting import PostingLimit
 from .questions import AnswerButton, Questions
@@ -36,18 +35,15 @@ from .render import (
     brain_embed,
     cell_click,
     duration_text,
-    forgotten_text,
-    help_embed,
     leaderboard_embed,
     stats_embed,
 )
 from .replies import answer, in_time, private, public, refuse, server_language, show, update
+from .ttt import forget_answered
 
 log = logging.getLogger(__name__)
 
 TICTACTOE = "tictactoe"
-Level = Literal["learning", "medium", "easy"]
-LEVEL_HELP = "learning (the default): all I know; medium: a random move now and then; easy: often"
 
 
 def now() -> float:
@@ -75,15 +71,13 @@ class RematchButton(
         await interaction.client.get_cog("TicTacToe").on_rematch(interaction, self.game_id)
 
 
-# installable to a server, and to a member's own account: then usable in DMs, group DMs
-# and servers that have not added the bot (see cogs.places)
-@app_commands.allowed_installs(guilds=True, users=True)
-@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-class TicTacToe(
-    commands.GroupCog,
-    group_name="ttt",
-    group_description="Play tic-tac-toe against a bot that learns from its losses",
-):
+class Table(commands.Cog, name="TicTacToe"):
+    """What every game's commands share: the game flow, posting and redrawing boards, the
+    clicks on any board, challenges, questions, the sweep of idle games and expired
+    invitations, and the server listeners. Each game's slash commands are added from its
+    face (:data:`cogs.faces.FACES`). Named ``TicTacToe`` as it always was: buttons and
+    questions find it by that name (``get_cog``)."""
+
     def __init__(
         self,
         bot: commands.Bot,
@@ -99,13 +93,18 @@ class TicTacToe(
         self.sweep.change_interval(seconds=sweep_seconds)
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
+        self.groups = [game_group(face, self) for face in FACES]
         super().__init__()
 
     async def cog_load(self) -> None:
+        for group in self.groups:  # in FACES' order: the order Discord lists them in
+            self.bot.tree.add_command(group)
         self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
         self.sweep.start()
 
     async def cog_unload(self) -> None:
+        for group in self.groups:
+            self.bot.tree.remove_command(group.name)
         self.sweep.cancel()
         self.challenges.close()
         self.questions.close()
@@ -351,88 +350,6 @@ class TicTacToe(
             log.exception("could not draw the learning curve of server %s", guild_id)
             return None
 
-    # --- commands -----------------------------------------------------------------
-    @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
-    @app_commands.describe(
-        first="Who moves first: you (the default) or me",
-        level=LEVEL_HELP,
-    )
-    async def play(
-        self,
-        interaction: discord.Interaction,
-        first: Literal["me", "bot"] = "me",
-        level: Level = "learning",
-    ) -> None:
-        await self.start_game(interaction, first, TICTACTOE, level)
-
-    @app_commands.command(
-        description="Challenge a member (or anyone) to a game I watch and learn from"
-    )
-    @app_commands.describe(
-        opponent="The member to challenge (leave it out: anyone here may accept)",
-        first="Who moves first: you, them, or drawn at random (the default)",
-    )
-    async def challenge(
-        self,
-        interaction: discord.Interaction,
-        opponent: discord.User | None = None,  # a Member when in this server
-        first: Literal["me", "them", "random"] = "random",
-    ) -> None:
-        if await self.may_post(interaction):
-            await self.challenges.issue(interaction, opponent, first, TICTACTOE)
-
-    @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
-    @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")
-    async def move(self, interaction: discord.Interaction, cell: int) -> None:
-        await self.play_move(interaction, cell, "/ttt")
-
-    @move.autocomplete("cell")
-    async def free_cells(
-        self, interaction: discord.Interaction, current: str | int
-    ) -> list[app_commands.Choice[int]]:
-        return self.legal_choices(interaction, current, "/ttt")
-
-    @app_commands.command(description="Give up the game you are playing in this channel")
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await self.resign_game(interaction, "/ttt")
-
-    @app_commands.command(description="Show this channel's game again, at the bottom of the chat")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await self.show_board(interaction, "/ttt")
-
-    @app_commands.command(description="See, privately, what I know about a position")
-    @app_commands.describe(
-        moves="Cells in play order, such as 5 1 9 (the channel's game if left out)"
-    )
-    async def brain(self, interaction: discord.Interaction, moves: str | None = None) -> None:
-        await self.show_brain(interaction, moves, TICTACTOE)
-
-    @app_commands.command(description="Who taught me most in this server, or beat me most")
-    @app_commands.describe(by="lessons taught (the default), wins against me, or games played")
-    async def leaderboard(
-        self, interaction: discord.Interaction, by: Literal["lessons", "wins", "games"] = "lessons"
-    ) -> None:
-        await self.show_leaderboard(interaction, by, TICTACTOE)
-
-    @app_commands.command(description="This server's record against me, and yours")
-    @app_commands.describe(member="Whose record to show beside the server's (yours if left out)")
-    async def stats(
-        self, interaction: discord.Interaction, member: discord.User | None = None
-    ) -> None:
-        await self.show_stats(interaction, TICTACTOE, member)
-
-    @app_commands.command(description="How to play me, and how I learn (only you see it)")
-    async def help(self, interaction: discord.Interaction) -> None:
-        admin = bool(  # where /ttt-admin is offered: a server that added the bot
-            bot_is_here(interaction)
-            and interaction.guild_id
-            and interaction.permissions
-            and interaction.permissions.manage_guild
-        )
-        await interaction.response.send_message(
-            embed=help_embed(admin=admin, lang=private(interaction)), ephemeral=True
-        )
-
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Once, at start: servers removed while the bot was not running start their 30
@@ -478,76 +395,9 @@ class TicTacToe(
         except discord.HTTPException as error:  # no access after all: nobody is the worse
             log.warning("could not welcome server %s: %s", guild.id, error)
 
-    @app_commands.command(
-        name="forget-me", description="Delete your games and records in this server"
-    )
-    async def forget_me(self, interaction: discord.Interaction) -> None:
-        here = place(interaction)
-        record, with_members = await self.service.records(here, interaction.user.id)
-        lang = private(interaction)
-        if is_own_bot(here):
-            if not record.games:
-                await refuse(
-                    interaction, N_("Your own bot has nothing of yours yet: nothing to delete.")
-                )
-                return
-            await self.questions.ask(
-                interaction,
-                "forget",
-                lang.t(
-                    "Delete your own bot: everything it learned from you outside servers, "
-                    "with your games and records there? It starts again as if new. This "
-                    "cannot be undone."
-                ),
-            )
-            return
-        if not record.games and not with_members.games:
-            await refuse(
-                interaction,
-                N_("I hold no finished games of yours in this server: nothing to delete."),
-            )
-            return
-        await self.questions.ask(
-            interaction,
-            "forget",
-            lang.t(
-                "Delete your {games}? Your records go with them. What I learned from those "
-                "games stays, but no longer names you. This cannot be undone.",
-                games=forgotten_text(record, with_members, lang),
-            ),
-        )
-
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
-        go, _ = await self.questions.settle(interaction, button)
-        if not go:
-            return
-        here = place(interaction)
-        if is_own_bot(here):
-            erased = await in_time(interaction, self.service.erase_server(here))
-            if erased is not None:
-                await update(
-                    interaction,
-                    content=private(interaction).t(
-                        "🗑️ Deleted your own bot, with your games and records. It starts "
-                        "again as if new."
-                    ),
-                    view=None,
-                )
-            return
-        forgotten = await in_time(
-            interaction, self.service.forget_player(here, interaction.user.id)
-        )
-        if forgotten is not None:
-            lang = private(interaction)
-            await update(
-                interaction,
-                content=lang.t(
-                    "🗑️ Deleted your {games}, and your records with them. What I learned from "
-                    "them stays, without your name.",
-                    games=forgotten_text(*forgotten, lang),
-                ),
-                view=None,
-            )
+        """The answer to forget-me's question (the only question of this cog's)."""
+        await forget_answered(self, interaction, button)
 
     # --- buttons and the clock -------------------------------------------------------
     @commands.Cog.listener()

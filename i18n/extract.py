@@ -76,12 +76,15 @@ def in_code(root: Path = ROOT) -> Iterator[Message]:
 
 
 def in_commands() -> Iterator[Message]:
-    from cogs import Admin, ConnectFour, TicTacToe
+    from cogs import FACES, Admin, game_group
 
-    for cog in (TicTacToe, ConnectFour, Admin):
-        group = cog.__cog_group_name__
-        yield Message(cog.__cog_group_description__, places=[(f"/{group}", 0)])
-        for command in cog.__cog_app_commands__:
+    groups = [(g.name, g.description, g.commands) for g in (game_group(f, None) for f in FACES)]
+    groups.append(
+        (Admin.__cog_group_name__, Admin.__cog_group_description__, Admin.__cog_app_commands__)
+    )
+    for group, description, commands in groups:  # a game's commands are read, never run
+        yield Message(description, places=[(f"/{group}", 0)])
+        for command in commands:
             where = [(f"/{group} {command.name}", 0)]
             yield Message(command.description, places=where)
             for parameter in command.parameters:

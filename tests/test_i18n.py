@@ -183,11 +183,19 @@ def unmarked_words(path) -> list[str]:
         if name in MARKERS or name in QUIET:
             covered.update(id(n) for n in ast.walk(node))
         for keyword in node.keywords:
-            if keyword.arg in ("description", "group_description", "custom_id", "name"):
+            # a game's face (cogs.game_commands.GameFace) declares its descriptions too
+            if keyword.arg in (
+                "description",
+                "group_description",
+                "custom_id",
+                "name",
+                "about",
+                "texts",
+            ):
                 covered.update(id(n) for n in ast.walk(keyword.value))
         if path.parent.name == "gameflow" and name == "GameError":
             candidates += [n for a in node.args for n in ast.walk(a)]
-    if path.parent.name == "cogs":
+    if "cogs" in path.parts[-3:-1]:  # cogs/ and its packages (cogs/render/)
         candidates = list(ast.walk(tree))
     return [
         n.value
@@ -208,7 +216,7 @@ def test_no_words_reach_discord_without_a_catalog():
     found = {
         str(path.relative_to(ROOT)): words
         for source in SOURCES
-        for path in sorted((ROOT / source).glob("*.py"))
+        for path in sorted((ROOT / source).rglob("*.py"))
         if (words := unmarked_words(path))
     }
     assert found == {}
