@@ -94,14 +94,24 @@ def in_commands() -> Iterator[Message]:
 
 
 def messages() -> list[Message]:
-    """Every message, once, with every place that says it."""
+    """Every message, once, with every place that says it: in the template's order, new
+    messages after, so that moving code to another file does not reorder the catalogs."""
     found: dict[tuple[str, str | None], Message] = {}
     for message in (*in_code(), *in_commands()):
         if message.key in found:
             found[message.key].places += message.places
         else:
             found[message.key] = message
-    return list(found.values())
+    known = _template_order()
+    return sorted(found.values(), key=lambda m: known.get(m.key, len(known)))
+
+
+def _template_order() -> dict[tuple[str, str | None], int]:
+    if not TEMPLATE.exists():
+        return {}
+    with TEMPLATE.open("rb") as f:
+        ids = [m.id for m in read_po(f) if m.id]
+    return {(i, None) if isinstance(i, str) else (i[0], i[1]): n for n, i in enumerate(ids)}
 
 
 def template() -> Catalog:
