@@ -20,9 +20,10 @@ from gameflow.places import is_own_bot
 from gameflow.service import no_game_here
 from i18n import N_, Language, Msg, language
 
-from . import chart
 from .boards import look_of
 from .challenges import ChallengeButton, ChallengeDesk
+from .chart import FILE_NAME as CHART_FILE
+from .chart import curve_png
 from .faces import FACES
 from .game_commands import game_group
 from .places import bot_is_here, place, place_name
@@ -325,8 +326,8 @@ class Table(commands.Cog, name="TicTacToe"):
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)
             await answer(interaction, embed=embed)
             return
-        embed.set_image(url=f"attachment://{chart.FILE_NAME}")
-        await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+        await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), CHART_FILE))
 
     async def _curve_png(
         self, guild_id: int, guild_name: str | None, game: str, lang: Language
@@ -345,7 +346,7 @@ class Table(commands.Cog, name="TicTacToe"):
                     game=look_of(game).title,
                 )
             )
-            return await chart.curve_png(guild_id, points, title, lang)
+            return await curve_png(guild_id, points, title, lang)
         except Exception:
             log.exception("could not draw the learning curve of server %s", guild_id)
             return None

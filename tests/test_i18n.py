@@ -114,6 +114,14 @@ def test_the_template_for_translators_is_current(said):
     }
 
 
+def test_moving_code_to_another_file_does_not_reorder_the_catalogs(said):
+    """Messages keep the template's order, whichever file says them now (cogs/render.py
+    became a package: its messages moved to five files)."""
+    with TEMPLATE.open("rb") as f:
+        order = [m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id]
+    assert [m.text for m in said] == order
+
+
 def test_plurals_follow_each_language():
     lessons = ("{count} lesson", "{count} lessons")
     assert [ENGLISH.tn(*lessons, n) for n in (1, 2)] == ["1 lesson", "2 lessons"]
