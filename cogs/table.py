@@ -54,7 +54,7 @@ def now() -> float:
 class RematchButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-rematch:(?P<game>[0-9]+)"
 ):
-    """A finished board's Rematch (see :func:`cogs.render.board_view`): it names its game,
+    """A finished board's Rematch (see :func:`cogs.render.play.board_view`): it names its game,
     so it works after a restart."""
 
     def __init__(self, game_id: int) -> None:
@@ -403,7 +403,7 @@ class Table(commands.Cog, name="TicTacToe"):
     # --- buttons and the clock -------------------------------------------------------
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Route a click on a board's cell (see :class:`~cogs.render.BoardView`)."""
+        """Route a click on a board's cell (see :class:`~cogs.render.play.BoardView`)."""
         if interaction.type is discord.InteractionType.component:
             clicked = cell_click((interaction.data or {}).get("custom_id", ""))
             if clicked is not None:
