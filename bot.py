@@ -30,7 +30,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs import Admin, ConnectFour, TicTacToe
+from cogs import Admin, Table
 from cogs.replies import NOTHING_CHANGED, Refusal, refuse
 from cogs.translator import CatalogTranslator
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
@@ -261,14 +261,13 @@ class TicTacToeBot(commands.AutoShardedBot):
             shards=self.settings.shards,
         )
         self.resumed = len(await self.service.load())
-        table = TicTacToe(
+        table = Table(  # every game's commands, from cogs.faces
             self,
             self.service,
             self.settings.sweep_seconds,
             posts_per_minute=self.settings.public_posts_per_minute,
         )
         await self.add_cog(table)
-        await self.add_cog(ConnectFour(self, table))
         await self.add_cog(Admin(self, self.service))
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()

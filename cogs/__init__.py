@@ -1,7 +1,8 @@
 """The Discord face: slash commands, buttons and rendering. Game logic lives in gameflow."""
 
 from .admin import Admin
-from .connect4 import ConnectFour
-from .ttt import TicTacToe
+from .faces import FACES
+from .game_commands import game_group
+from .table import Table
 
-__all__ = ["Admin", "ConnectFour", "TicTacToe"]
+__all__ = ["FACES", "Admin", "Table", "game_group"]

@@ -18,6 +18,7 @@ from gameflow.errors import ANOTHER_PLACES_CHANNEL
 from i18n import N_, Language
 
 from .boards import look_of
+from .faces import GAME_NAMES
 from .places import bot_is_here
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
 from .render import (
@@ -28,7 +29,7 @@ from .render import (
     training_embed,
 )
 from .replies import Refusal, answer, in_time, private, public, refuse, server_language, update
-from .ttt import TicTacToe
+from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ TICTACTOE = "tictactoe"
 # the memories an admin command may work on: each game's, per server
 GAME_CHOICES = [
     app_commands.Choice(name=str(look_of(game).title), value=game)  # translated on sync
-    for game in ("tictactoe", "connect4", "connect4-5x4")
+    for game in GAME_NAMES
 ]
 GAME_HELP = "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4"
 
@@ -381,7 +382,7 @@ class Admin(
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        games: TicTacToe = self.bot.get_cog("TicTacToe")
+        games: Table = self.bot.get_cog("TicTacToe")
         await games.retire(
             turn,
             N_(

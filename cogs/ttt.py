@@ -1,673 +1,134 @@
-"""``/ttt``: play tic-tac-toe against the bot. Thin: parse, call the game flow, render the
-reply.
-
-This cog also hosts what every game's commands share (``/connect4`` calls it: see
-:mod:`cogs.connect4`): posting a board, the clicks on any board, challenges, the sweep of
-idle games and expired invitations, ``forget-me``.
+"""``/ttt``: play tic-tac-toe against the bot. A declaration: the commands are every game's
+(:func:`cogs.game_commands.game_group`), over what every game shares
+(:class:`cogs.table.Table`), plus what only ``/ttt`` has: ``help``, and ``forget-me`` with its
+answer (a question the ``TicTacToe`` cog routes here: see :data:`cogs.questions.QUESTIONS`).
 """
 
 from __future__ import annotations
 
-import collections
-import io
-import logging
-import re
-from typing import Literal
-
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
 
-from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
-from gameflow.brain import EXAMPLES
 from gameflow.places import is_own_bot
-from gameflow.service import no_game_here
-from i18n import N_, Language, Msg, language
+from i18n import N_
 
-from . import chart
-from .boards import look_of
-from .challenges import ChallengeButton, ChallengeDesk
-from .places import bot_is_here, place, place_name
-from .questions import AnswerButton, Questions
-from .render import (
-    WELCOME,
-    board_embed,
-    board_view,
-    brain_embed,
-    cell_click,
-    duration_text,
-    forgotten_text,
-    help_embed,
-    leaderboard_embed,
-    stats_embed,
-)
-from .replies import answer, in_time, private, public, refuse, server_language, show, update
-
-log = logging.getLogger(__name__)
-
-TICTACTOE = "tictactoe"
-Level = Literal["learning", "medium", "easy"]
-LEVEL_HELP = "learning (the default): all I know; medium: a random move now and then; easy: often"
+from .game_commands import GameFace, Host
+from .places import bot_is_here, place
+from .questions import AnswerButton
+from .render import forgotten_text, help_embed
+from .replies import in_time, private, refuse, update
 
 
-def now() -> float:
-    return discord.utils.utcnow().timestamp()  # discord.py's clock, which tests can move
-
-
-class PostingLimit:
-    """At most ``per_minute`` public posts per member and channel in any 60 seconds (0: no
-    limit). Only members who posted in the last minute are kept."""
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._posts: dict[tuple[int, int], collections.deque[float]] = {}
-
-    def wait(self, channel_id: int, member_id: int, at: float) -> float:
-        """Seconds to wait before the next post; 0, and the post is counted, if it may."""
-        if not self.per_minute:
-            return 0.0
-        if len(self._posts) > 10_000:  # forget who has not posted for a minute
-            self._posts = {k: v for k, v in self._posts.items() if v[-1] > at - 60}
-        posts = self._posts.setdefault((channel_id, member_id), collections.deque())
-        while posts and posts[0] <= at - 60:
-            posts.popleft()
-        if len(posts) >= self.per_minute:
-            return max(1.0, posts[0] + 60 - at)
-        posts.append(at)
-        return 0.0
-
-
-class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-rematch:(?P<game>[0-9]+)"
-):
-    """A finished board's Rematch (see :func:`cogs.render.board_view`): it names its game,
-    so it works after a restart."""
-
-    def __init__(self, game_id: int) -> None:
-        # the label is only what discord.py needs to route a click: boards draw their own
-        super().__init__(discord.ui.Button(custom_id=f"ttt-rematch:{game_id}", label="Rematch"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> RematchButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("TicTacToe").on_rematch(interaction, self.game_id)
-
-
-# installable to a server, and to a member's own account: then usable in DMs, group DMs
-# and servers that have not added the bot (see cogs.places)
-@app_commands.allowed_installs(guilds=True, users=True)
-@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-class TicTacToe(
-    commands.GroupCog,
-    group_name="ttt",
-    group_description="Play tic-tac-toe against a bot that learns from its losses",
-):
-    def __init__(
-        self,
-        bot: commands.Bot,
-        service: GameService,
-        sweep_seconds: float,
-        *,
-        posts_per_minute: int = 0,
-    ) -> None:
-        self.bot = bot
-        self.service = service
-        self.posting = PostingLimit(posts_per_minute)
-        self._departures_noted = False
-        self.sweep.change_interval(seconds=sweep_seconds)
-        self.questions = Questions()
-        self.challenges = ChallengeDesk(bot, service)
-        super().__init__()
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
-        self.sweep.start()
-
-    async def cog_unload(self) -> None:
-        self.sweep.cancel()
-        self.challenges.close()
-        self.questions.close()
-        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
-
-    async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
-        """Answer with the game's board at the bottom of the chat, and delete the board
-        it replaces: one live board per game, and never an old one showing a stale game.
-
-        A slash command must be answered anyway, so answering with the board costs one
-        call (the message id comes back with it); the deletion is the second and last.
-        """
-        lang = public(interaction)
-        message_id = await answer(
-            interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
-        )
-        old_message_id = turn.game.message_id
-        if turn.game.running and message_id is not None:  # later moves update this message
-            try:
-                old_message_id = await self.service.attach_message(turn.game, message_id)
-            except Exception:  # the board is shown; only the later deletion of it is lost
-                log.warning("could not remember board message %s", message_id, exc_info=True)
-        if not bot_is_here(interaction):  # only the interaction's own answers reach here
-            return
-        if old_message_id is not None and old_message_id != message_id:
-            channel = self.bot.get_partial_messageable(turn.game.channel_id)
-            try:
-                await channel.get_partial_message(old_message_id).delete()
-            except discord.HTTPException as error:  # gone already, or no access: fine
-                log.warning("could not delete old board message %s: %s", old_message_id, error)
-
-    async def _redraw(self, turn: Turn, lang: Language) -> None:
-        """Redraw a game's live board as the game now stands (it ended without a request
-        in its channel: a timeout, or a moderator)."""
-        if turn.game.message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(turn.game.channel_id)
-        try:
-            await channel.get_partial_message(turn.game.message_id).edit(
-                embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
-            )
-        except discord.HTTPException as error:  # deleted, or no access: the game is over
-            log.warning("could not update board message %s: %s", turn.game.message_id, error)
-
-    # --- what every game's commands do --------------------------------------------------
-    async def may_post(self, interaction: discord.Interaction) -> bool:
-        """A public post (a new game, a challenge, a board, stats, a leaderboard) within the
-        member's rate in this channel; past it, a private answer with the time left.
-        Moves and clicks are never limited."""
-        wait = self.posting.wait(interaction.channel_id, interaction.user.id, now())
-        if wait:
-            await refuse(
-                interaction,
-                N_(
-                    "You're posting a lot in this channel: try again in {time}. Moves and the "
-                    "board's buttons are never limited.",
-                    time=duration_text(wait, private(interaction)),
-                ),
-            )
-        return not wait
-
-    async def start_game(
-        self, interaction: discord.Interaction, first: str, game: str, level: str = "learning"
-    ) -> None:
-        if not await self.may_post(interaction):
-            return
-        turn = await in_time(
-            interaction,
-            self.service.start(
-                place(interaction),
-                interaction.channel_id,
-                interaction.user.id,
-                bot_first=first == "bot",
-                game=game,
-                level=level,
-            ),
-        )
-        if turn is None:
-            return
-        await show(interaction, lambda: self._post_board(interaction, turn))
-        if interaction.guild_id is not None and not bot_is_here(interaction):
-            try:  # its data stays 30 days after its last game
-                await self.service.played_without_me(interaction.guild_id)
-            except Exception:  # the game is saved; the server's next game notes it again
-                log.warning("could not note a game in server %s", interaction.guild_id)
-
-    async def play_move(self, interaction: discord.Interaction, number: int, command: str) -> None:
-        turn = await in_time(
-            interaction,
-            self.service.move(interaction.channel_id, interaction.user.id, number, command=command),
-        )
-        if turn is not None:
-            await show(interaction, lambda: self._post_board(interaction, turn))
-
-    def legal_choices(
-        self, interaction: discord.Interaction, current: str | int, command: str
-    ) -> list[app_commands.Choice[int]]:
-        """Autocomplete: the moves the member may play now in the channel's game."""
-        game = self.service.running_game(interaction.channel_id)
-        if (
-            game is None
-            or game.command != command
-            or game.mark_of(interaction.user.id) is not game.board.turn
-        ):
-            return []
-        look = look_of(game.kind)
-        lang = private(interaction)
-        typed = str(current).strip()  # Discord sends what is typed in a number option as a number
-        return [
-            app_commands.Choice(name=f"{c + 1}: {lang.say(look.where(c))}", value=c + 1)
-            for c in game.board.legal_moves
-            if str(c + 1).startswith(typed)
-        ]
-
-    async def resign_game(self, interaction: discord.Interaction, command: str) -> None:
-        turn = await in_time(
-            interaction, self.service.resign(interaction.channel_id, interaction.user.id, command)
-        )
-        if turn is not None:
-            await show(interaction, lambda: self._post_board(interaction, turn))
-
-    async def show_board(self, interaction: discord.Interaction, command: str) -> None:
-        if not await self.may_post(interaction):
-            return
-        game = await self.service.find_game(interaction.channel_id)
-        if game is None:
-            await refuse(interaction, no_game_here(command))
-            return
-        memory = await self.service.memory(game.guild_id, game.kind)
-        await self._post_board(interaction, Turn(game, memory_size=len(memory)))
-
-    async def show_brain(
-        self, interaction: discord.Interaction, moves: str | None, game_name: str
-    ) -> None:
-        command = COMMANDS[game_name]
-        lang = private(interaction)
-        try:
-            if moves is None:
-                game = self.service.running_game(interaction.channel_id)
-                if game is None or game.command != command:
-                    raise GameError(
-                        N_(
-                            "No game is running in this channel. Give the moves to look at, "
-                            "such as `{command} brain moves: {example}`.",
-                            command=command,
-                            example=EXAMPLES[game_name],
-                        )
-                    )
-                game_name = game.kind
-                played, title = game.moves, lang.t("🧠 What I know about this channel's game")
-            else:
-                played = parse_moves(moves, game_name)
-                title = (
-                    lang.t(
-                        "🧠 What I know after {moves}", moves=" ".join(str(c + 1) for c in played)
-                    )
-                    if played
-                    else lang.t("🧠 What I know before the first move")
-                )
-        except GameError as error:
-            await refuse(interaction, error.message)
-            return
-        view = await self.service.brain.view(place(interaction), played, game_name)
-        await interaction.response.send_message(
-            embed=brain_embed(view, title, lang), ephemeral=True
-        )
-
-    async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
-        if interaction.guild_id is None:
-            await refuse(
-                interaction,
-                N_(
-                    "The leaderboard ranks a server's members. Outside a server you teach your "
-                    "own bot: `{command} stats` shows how far it has come.",
-                    command=COMMANDS[game],
-                ),
-            )
-            return
-        if not await self.may_post(interaction):
-            return
-        # every read of the store goes through the deadline guard: a slow database must
-        # not leave Discord's 3 seconds unanswered
-        standings = await in_time(
-            interaction,
-            self.service.leaderboard(interaction.guild_id, interaction.user.id, by, game),
-        )
-        if standings is None:
-            return
-        top, own = standings
-        lang = public(interaction)
-        await answer(
-            interaction,
-            embed=leaderboard_embed(
-                top, own, by, place_name(interaction, lang), interaction.user.id, game, lang
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    async def show_stats(
-        self,
-        interaction: discord.Interaction,
-        game: str,
-        member: discord.User | discord.Member | None = None,
-    ) -> None:
-        """This server's figures, and the asker's (or ``member``'s) record."""
-        if not await self.may_post(interaction):
-            return
-        guild_id = place(interaction)
-        player = member or interaction.user
-        stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
-        if stats is None:
-            return
-        lang = public(interaction)
-        # outside a server, the player's own bot (None: see stats_embed)
-        server = None if is_own_bot(guild_id) else place_name(interaction, lang)
-        embed = stats_embed(stats, player, server, game, asker_id=interaction.user.id, lang=lang)
-        png = await in_time(interaction, self._curve_png(guild_id, server, game, lang))
-        if png is None:  # no game has taught anything yet (or the drawing failed: logged)
-            await answer(interaction, embed=embed)
-            return
-        embed.set_image(url=f"attachment://{chart.FILE_NAME}")
-        await answer(interaction, embed=embed, file=discord.File(io.BytesIO(png), chart.FILE_NAME))
-
-    async def _curve_png(
-        self, guild_id: int, guild_name: str | None, game: str, lang: Language
-    ) -> bytes | None:
-        """The learning curve's picture; the figures are shown even if drawing fails."""
-        try:
-            points = await self.service.curve(guild_id, game)
-            title = (
-                lang.t("How your own bot learned")
-                if guild_name is None
-                else lang.t("How I learned in {server}", server=guild_name)
-                if game == TICTACTOE
-                else lang.t(
-                    "How I learned in {server} ({game})",
-                    server=guild_name,
-                    game=look_of(game).title,
-                )
-            )
-            return await chart.curve_png(guild_id, points, title, lang)
-        except Exception:
-            log.exception("could not draw the learning curve of server %s", guild_id)
-            return None
-
-    # --- commands -----------------------------------------------------------------
-    @app_commands.command(description="Challenge me to a game of tic-tac-toe in this channel")
-    @app_commands.describe(
-        first="Who moves first: you (the default) or me",
-        level=LEVEL_HELP,
+async def show_help(interaction: discord.Interaction) -> None:
+    admin = bool(  # where /ttt-admin is offered: a server that added the bot
+        bot_is_here(interaction)
+        and interaction.guild_id
+        and interaction.permissions
+        and interaction.permissions.manage_guild
     )
-    async def play(
-        self,
-        interaction: discord.Interaction,
-        first: Literal["me", "bot"] = "me",
-        level: Level = "learning",
-    ) -> None:
-        await self.start_game(interaction, first, TICTACTOE, level)
+    await interaction.response.send_message(
+        embed=help_embed(admin=admin, lang=private(interaction)), ephemeral=True
+    )
 
+
+async def ask_to_forget(table: Host, interaction: discord.Interaction) -> None:
+    here = place(interaction)
+    record, with_members = await table.service.records(here, interaction.user.id)
+    lang = private(interaction)
+    if is_own_bot(here):
+        if not record.games:
+            await refuse(
+                interaction, N_("Your own bot has nothing of yours yet: nothing to delete.")
+            )
+            return
+        await table.questions.ask(
+            interaction,
+            "forget",
+            lang.t(
+                "Delete your own bot: everything it learned from you outside servers, "
+                "with your games and records there? It starts again as if new. This "
+                "cannot be undone."
+            ),
+        )
+        return
+    if not record.games and not with_members.games:
+        await refuse(
+            interaction,
+            N_("I hold no finished games of yours in this server: nothing to delete."),
+        )
+        return
+    await table.questions.ask(
+        interaction,
+        "forget",
+        lang.t(
+            "Delete your {games}? Your records go with them. What I learned from those "
+            "games stays, but no longer names you. This cannot be undone.",
+            games=forgotten_text(record, with_members, lang),
+        ),
+    )
+
+
+async def forget_answered(
+    table: Host, interaction: discord.Interaction, button: AnswerButton
+) -> None:
+    go, _ = await table.questions.settle(interaction, button)
+    if not go:
+        return
+    here = place(interaction)
+    if is_own_bot(here):
+        erased = await in_time(interaction, table.service.erase_server(here))
+        if erased is not None:
+            await update(
+                interaction,
+                content=private(interaction).t(
+                    "🗑️ Deleted your own bot, with your games and records. It starts "
+                    "again as if new."
+                ),
+                view=None,
+            )
+        return
+    forgotten = await in_time(interaction, table.service.forget_player(here, interaction.user.id))
+    if forgotten is not None:
+        lang = private(interaction)
+        await update(
+            interaction,
+            content=lang.t(
+                "🗑️ Deleted your {games}, and your records with them. What I learned from "
+                "them stays, without your name.",
+                games=forgotten_text(*forgotten, lang),
+            ),
+            view=None,
+        )
+
+
+def extras(table: Host) -> list[app_commands.Command]:
     @app_commands.command(
-        description="Challenge a member (or anyone) to a game I watch and learn from"
+        name="help", description="How to play me, and how I learn (only you see it)"
     )
-    @app_commands.describe(
-        opponent="The member to challenge (leave it out: anyone here may accept)",
-        first="Who moves first: you, them, or drawn at random (the default)",
-    )
-    async def challenge(
-        self,
-        interaction: discord.Interaction,
-        opponent: discord.User | None = None,  # a Member when in this server
-        first: Literal["me", "them", "random"] = "random",
-    ) -> None:
-        if await self.may_post(interaction):
-            await self.challenges.issue(interaction, opponent, first, TICTACTOE)
-
-    @app_commands.command(description="Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom")
-    @app_commands.describe(cell="The cell to play, from 1 (top left) to 9 (bottom right)")
-    async def move(self, interaction: discord.Interaction, cell: int) -> None:
-        await self.play_move(interaction, cell, "/ttt")
-
-    @move.autocomplete("cell")
-    async def free_cells(
-        self, interaction: discord.Interaction, current: str | int
-    ) -> list[app_commands.Choice[int]]:
-        return self.legal_choices(interaction, current, "/ttt")
-
-    @app_commands.command(description="Give up the game you are playing in this channel")
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await self.resign_game(interaction, "/ttt")
-
-    @app_commands.command(description="Show this channel's game again, at the bottom of the chat")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await self.show_board(interaction, "/ttt")
-
-    @app_commands.command(description="See, privately, what I know about a position")
-    @app_commands.describe(
-        moves="Cells in play order, such as 5 1 9 (the channel's game if left out)"
-    )
-    async def brain(self, interaction: discord.Interaction, moves: str | None = None) -> None:
-        await self.show_brain(interaction, moves, TICTACTOE)
-
-    @app_commands.command(description="Who taught me most in this server, or beat me most")
-    @app_commands.describe(by="lessons taught (the default), wins against me, or games played")
-    async def leaderboard(
-        self, interaction: discord.Interaction, by: Literal["lessons", "wins", "games"] = "lessons"
-    ) -> None:
-        await self.show_leaderboard(interaction, by, TICTACTOE)
-
-    @app_commands.command(description="This server's record against me, and yours")
-    @app_commands.describe(member="Whose record to show beside the server's (yours if left out)")
-    async def stats(
-        self, interaction: discord.Interaction, member: discord.User | None = None
-    ) -> None:
-        await self.show_stats(interaction, TICTACTOE, member)
-
-    @app_commands.command(description="How to play me, and how I learn (only you see it)")
-    async def help(self, interaction: discord.Interaction) -> None:
-        admin = bool(  # where /ttt-admin is offered: a server that added the bot
-            bot_is_here(interaction)
-            and interaction.guild_id
-            and interaction.permissions
-            and interaction.permissions.manage_guild
-        )
-        await interaction.response.send_message(
-            embed=help_embed(admin=admin, lang=private(interaction)), ephemeral=True
-        )
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Once, at start: servers removed while the bot was not running start their 30
-        days (no event told it of them)."""
-        if self._departures_noted:
-            return
-        self._departures_noted = True
-        try:
-            await self.service.note_departures({g.id for g in self.bot.guilds})
-        except Exception:  # the next start looks again
-            log.exception("could not look for the servers the bot left while it was down")
-
-    @commands.Cog.listener()
-    async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """Removed from a server: its data is deleted in 30 days, unless the bot is added
-        back (the sweep does it)."""
-        try:
-            await self.service.left_server(guild.id)
-        except Exception:  # it stays; the README says how to delete it by hand
-            log.exception("could not note that the bot left server %s", guild.id)
-
-    @commands.Cog.listener()
-    async def on_guild_join(self, guild: discord.Guild) -> None:
-        """Say hello once, where the bot may post: the server's system channel, or else the
-        first text channel it can write in. Back in a server it left, nothing of it is to
-        be deleted."""
-        try:
-            await self.service.joined_server(guild.id)
-        except Exception:  # the sweep checks again before it deletes anything
-            log.exception("could not note that the bot joined server %s", guild.id)
-        me = guild.me
-        channels = [guild.system_channel, *guild.text_channels]
-        hello_in = next(
-            (c for c in channels if c is not None and c.permissions_for(me).send_messages), None
-        )
-        if hello_in is None:
-            return
-        try:
-            await hello_in.send(
-                language(guild.preferred_locale).say(WELCOME),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException as error:  # no access after all: nobody is the worse
-            log.warning("could not welcome server %s: %s", guild.id, error)
+    async def help_command(interaction: discord.Interaction) -> None:
+        await show_help(interaction)
 
     @app_commands.command(
         name="forget-me", description="Delete your games and records in this server"
     )
-    async def forget_me(self, interaction: discord.Interaction) -> None:
-        here = place(interaction)
-        record, with_members = await self.service.records(here, interaction.user.id)
-        lang = private(interaction)
-        if is_own_bot(here):
-            if not record.games:
-                await refuse(
-                    interaction, N_("Your own bot has nothing of yours yet: nothing to delete.")
-                )
-                return
-            await self.questions.ask(
-                interaction,
-                "forget",
-                lang.t(
-                    "Delete your own bot: everything it learned from you outside servers, "
-                    "with your games and records there? It starts again as if new. This "
-                    "cannot be undone."
-                ),
-            )
-            return
-        if not record.games and not with_members.games:
-            await refuse(
-                interaction,
-                N_("I hold no finished games of yours in this server: nothing to delete."),
-            )
-            return
-        await self.questions.ask(
-            interaction,
-            "forget",
-            lang.t(
-                "Delete your {games}? Your records go with them. What I learned from those "
-                "games stays, but no longer names you. This cannot be undone.",
-                games=forgotten_text(record, with_members, lang),
-            ),
-        )
+    async def forget_me(interaction: discord.Interaction) -> None:
+        await ask_to_forget(table, interaction)
 
-    async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
-        go, _ = await self.questions.settle(interaction, button)
-        if not go:
-            return
-        here = place(interaction)
-        if is_own_bot(here):
-            erased = await in_time(interaction, self.service.erase_server(here))
-            if erased is not None:
-                await update(
-                    interaction,
-                    content=private(interaction).t(
-                        "🗑️ Deleted your own bot, with your games and records. It starts "
-                        "again as if new."
-                    ),
-                    view=None,
-                )
-            return
-        forgotten = await in_time(
-            interaction, self.service.forget_player(here, interaction.user.id)
-        )
-        if forgotten is not None:
-            lang = private(interaction)
-            await update(
-                interaction,
-                content=lang.t(
-                    "🗑️ Deleted your {games}, and your records with them. What I learned from "
-                    "them stays, without your name.",
-                    games=forgotten_text(*forgotten, lang),
-                ),
-                view=None,
-            )
+    return [help_command, forget_me]
 
-    # --- buttons and the clock -------------------------------------------------------
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Route a click on a board's cell (see :class:`~cogs.render.BoardView`)."""
-        if interaction.type is discord.InteractionType.component:
-            clicked = cell_click((interaction.data or {}).get("custom_id", ""))
-            if clicked is not None:
-                await self.on_cell_click(interaction, *clicked)
 
-    async def on_cell_click(
-        self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
-    ) -> None:
-        game = await self.service.find_game(interaction.channel_id)
-        if game is None or game.id != game_id:
-            await refuse(
-                interaction,
-                N_("That game is over. Start a new one with `/ttt play` or `/connect4 play`."),
-            )
-            return
-        turn = await in_time(
-            interaction,
-            self.service.move(interaction.channel_id, interaction.user.id, cell, expected_ply=ply),
-        )
-        if turn is not None:
-            await show(interaction, lambda: self._update_board(interaction, turn))
-
-    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        """A finished board's Rematch: the same game again in this channel, the sides
-        swapped; between members, an invitation to the same member."""
-        asked = await in_time(
-            interaction,
-            self.service.rematch(game_id, interaction.channel_id, interaction.user.id),
-        )
-        if asked is None:
-            return
-        game, next_first = asked
-        if game.vs_bot:
-            first = "bot" if next_first else "me"
-            await self.start_game(interaction, first, game.kind, game.level)
-            return
-        other = game.opponent_id if interaction.user.id == game.player_id else game.player_id
-        if await self.may_post(interaction):
-            await self.challenges.issue(
-                interaction, discord.Object(other), next_first, game.kind, known_member=True
-            )
-
-    @staticmethod
-    async def _update_board(interaction: discord.Interaction, turn: Turn) -> None:
-        """Redraw the clicked board in place."""
-        lang = public(interaction)
-        await update(
-            interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
-        )
-
-    @tasks.loop(seconds=30)
-    async def sweep(self) -> None:
-        """End games left without a move for their server's timeout, and tell the channels;
-        show any invitation whose timer was lost as expired."""
-        await self.challenges.expire()
-        await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
-        for turn in await self.service.expire_idle():
-            lang = server_language(self.bot, turn.game.guild_id)
-            idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id), lang)
-            await self.retire(
-                turn,
-                N_(
-                    "⌛ {player}'s game was abandoned after {time} without a move. Nothing was "
-                    "learned from it. `{command} play` starts a new one.",
-                    player=f"<@{turn.game.player_id}>",
-                    time=idle,
-                    command=turn.game.command,
-                ),
-            )
-
-    async def retire(self, turn: Turn, notice: Msg) -> None:
-        """Redraw the board of a game that ended outside its channel's requests, and say so
-        in the channel, in the server's language (without pinging anyone)."""
-        game = turn.game
-        guild = self.bot.get_guild(game.guild_id)
-        if guild is None:  # not a server that added the bot: it may neither edit nor post
-            return  # there; a click on the old board says the game is over
-        lang = language(guild.preferred_locale)
-        await self._redraw(turn, lang)
-        channel = self.bot.get_partial_messageable(game.channel_id)
-        text = lang.say(notice)
-        try:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as error:
-            log.warning("could not announce the end of game %s: %s", game.id, error)
-
-    @sweep.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
-        self.challenges.start_timers()  # for invitations left by the last process
-
-    @sweep.error
-    async def _sweep_failed(self, error: BaseException) -> None:
-        log.exception("the timeout sweep failed; restarting it", exc_info=error)
-        self.sweep.restart()
+TTT = GameFace(
+    group="ttt",
+    about="Play tic-tac-toe against a bot that learns from its losses",
+    boards={"3x3": "tictactoe"},
+    move="cell",
+    texts={
+        "play": "Challenge me to a game of tic-tac-toe in this channel",
+        "move": "Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom",
+        "move.number": "The cell to play, from 1 (top left) to 9 (bottom right)",
+        "brain.moves": "Cells in play order, such as 5 1 9 (the channel's game if left out)",
+        "leaderboard": "Who taught me most in this server, or beat me most",
+        "stats": "This server's record against me, and yours",
+    },
+    extras=extras,
+)

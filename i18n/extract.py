@@ -76,12 +76,15 @@ def in_code(root: Path = ROOT) -> Iterator[Message]:
 
 
 def in_commands() -> Iterator[Message]:
-    from cogs import Admin, ConnectFour, TicTacToe
+    from cogs import FACES, Admin, game_group
 
-    for cog in (TicTacToe, ConnectFour, Admin):
-        group = cog.__cog_group_name__
-        yield Message(cog.__cog_group_description__, places=[(f"/{group}", 0)])
-        for command in cog.__cog_app_commands__:
+    groups = [(g.name, g.description, g.commands) for g in (game_group(f, None) for f in FACES)]
+    groups.append(
+        (Admin.__cog_group_name__, Admin.__cog_group_description__, Admin.__cog_app_commands__)
+    )
+    for group, description, commands in groups:  # a game's commands are read, never run
+        yield Message(description, places=[(f"/{group}", 0)])
+        for command in commands:
             where = [(f"/{group} {command.name}", 0)]
             yield Message(command.description, places=where)
             for parameter in command.parameters:
@@ -91,14 +94,24 @@ def in_commands() -> Iterator[Message]:
 
 
 def messages() -> list[Message]:
-    """Every message, once, with every place that says it."""
+    """Every message, once, with every place that says it: in the template's order, new
+    messages after, so that moving code to another file does not reorder the catalogs."""
     found: dict[tuple[str, str | None], Message] = {}
     for message in (*in_code(), *in_commands()):
         if message.key in found:
             found[message.key].places += message.places
         else:
             found[message.key] = message
-    return list(found.values())
+    known = _template_order()
+    return sorted(found.values(), key=lambda m: known.get(m.key, len(known)))
+
+
+def _template_order() -> dict[tuple[str, str | None], int]:
+    if not TEMPLATE.exists():
+        return {}
+    with TEMPLATE.open("rb") as f:
+        ids = [m.id for m in read_po(f) if m.id]
+    return {(i, None) if isinstance(i, str) else (i[0], i[1]): n for n, i in enumerate(ids)}
 
 
 def template() -> Catalog:

@@ -1,0 +1,32 @@
+"""What every drawing shares: the colours of a game's states, spans of time in words,
+mentions."""
+
+from __future__ import annotations
+
+from i18n import ENGLISH, Language
+
+TICTACTOE = "tictactoe"
+COLOURS = {
+    "running": 0x5865F2,
+    "bot_won": 0xED4245,
+    "player_won": 0x57F287,
+    "opponent_won": 0x57F287,
+    "draw": 0xFEE75C,
+}
+NEUTRAL = 0x99AAB5
+
+
+def duration_text(seconds: float, lang: Language = ENGLISH) -> str:
+    """A span in people's words: "under a second", "30 seconds", "1 minute", "2.5 minutes"."""
+    if seconds < 1:
+        return lang.t("under a second")
+    if seconds < 60:
+        return lang.tn("{count} second", "{count} seconds", round(seconds))
+    minutes = round(seconds / 60, 1)
+    if minutes == int(minutes):
+        return lang.tn("{count} minute", "{count} minutes", int(minutes))
+    return lang.t("{minutes} minutes", minutes=minutes)
+
+
+def mention(user_id: int | None) -> str:
+    return f"<@{user_id}>"

@@ -1,0 +1,66 @@
+"""The welcome said to a new server, and ``/ttt help``: how the bot learns, the commands."""
+
+from __future__ import annotations
+
+import discord
+
+from i18n import ENGLISH, N_, Language
+
+from .common import NEUTRAL
+
+WELCOME = N_(
+    "👋 Hello! I play **tic-tac-toe** and **Connect Four**, and I learn from every game I "
+    "lose, so this server will teach me. Start with `/ttt play` or `/connect4 play`; "
+    "`/ttt help` shows the rest."
+)
+HOW_I_LEARN = N_(
+    "I know only the rules. When I lose, I remember the position that cost me the game, "
+    "proven, and never walk into it again: every server teaches its own bot, until nobody "
+    "here can beat me."
+)
+PLAYER_COMMANDS = (
+    ("/ttt play · /connect4 play", N_("a game against me in this channel (you move first)")),
+    (
+        "/ttt move · /connect4 move",
+        N_("play a cell (1-9) or a column; the board's buttons too"),
+    ),
+    (
+        "/ttt challenge · /connect4 challenge",
+        N_("a game against a member; I watch and learn"),
+    ),
+    ("/ttt board · /ttt resign", N_("show this channel's game again, or give it up")),
+    (
+        "/ttt stats · /ttt leaderboard",
+        N_("the server's record and yours, and who taught me most"),
+    ),
+    ("/ttt brain", N_("privately, what I know about a position")),
+    ("/ttt forget-me", N_("delete your games and records in this server")),
+)
+ADMIN_COMMANDS = (
+    ("/ttt-admin settings", N_("where games may start, and the idle timeout")),
+    ("/ttt-admin train", N_("train me against a practice opponent while games go on")),
+    ("/ttt-admin export · import", N_("move my memory between servers, proof-checked")),
+    ("/ttt-admin reset · end-game", N_("forget what I learned, or end a stuck game")),
+    ("/ttt-admin delete-server-data", N_("delete everything I keep about this server, now")),
+)
+
+
+def help_embed(*, admin: bool, lang: Language = ENGLISH) -> discord.Embed:
+    """The private guide of ``/ttt help``: how the bot learns, and the commands the person
+    may use (server managers also see theirs)."""
+    embed = discord.Embed(
+        title=lang.t("How to play me"), description=lang.say(HOW_I_LEARN), colour=NEUTRAL
+    )
+    embed.add_field(
+        name=lang.t("Commands"),
+        value="\n".join(f"`{name}`: {lang.say(what)}" for name, what in PLAYER_COMMANDS),
+        inline=False,
+    )
+    if admin:
+        embed.add_field(
+            name=lang.t("For server managers"),
+            value="\n".join(f"`{name}`: {lang.say(what)}" for name, what in ADMIN_COMMANDS),
+            inline=False,
+        )
+    embed.set_footer(text=lang.t("Only you can see this."))
+    return embed

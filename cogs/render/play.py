@@ -1,0 +1,243 @@
+"""A game on its board: the embed (status, lessons), the board's buttons and their custom
+ids, the Rematch button; and a position as the memory sees it (``brain``)."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from engine import LOSS, WIN, Lesson, Mark
+from gameflow import PLAYED_OUT, BrainView, Game, Turn
+from gameflow.places import is_own_bot
+from i18n import ENGLISH, N_, Language
+
+from ..boards import Look, look_of
+from .common import COLOURS, NEUTRAL, TICTACTOE, mention
+
+
+def describe_lesson(
+    lesson: Lesson, bot_mark: Mark | None, look: Look | None = None, lang: Language = ENGLISH
+) -> str:
+    """One lesson in words: from the bot's side in a game against it (``bot_mark``), as
+    a watcher's note in a game between members (``None``)."""
+    look = look or look_of(TICTACTOE)
+    where = look.where(lesson.cell)
+    if bot_mark is None:
+        told = "mark_wins" if lesson.outcome is WIN else "mark_loses"
+    elif lesson.player is bot_mark:
+        told = "bot_loses" if lesson.outcome is LOSS else "bot_wins"
+    else:
+        told = "you_win" if lesson.outcome is WIN else "you_lose"
+    return lang.say(look.lessons[told].with_args(where=where, mark=look.mark(lesson.player)))
+
+
+def lesson_text(turn: Turn, lang: Language = ENGLISH) -> str | None:
+    """What the bot learned, in a player's words: its own mistakes first, at most three.
+    After a game between members played to the end, it says so even if nothing was new."""
+    game = turn.game
+    look = look_of(game.kind)
+    bot = game.bot_mark if game.vs_bot else None
+    if not turn.lessons:
+        if not game.vs_bot and game.result in PLAYED_OUT:
+            return lang.t("Nothing new: I knew all of that already.")
+        return None
+    ordered = sorted(turn.lessons, key=lambda ls: (ls.player is not bot, ls.outcome is WIN))
+    lines = [describe_lesson(lesson, bot, look, lang) for lesson in ordered[:3]]
+    more = len(turn.lessons) - len(lines)
+    if more > 0:
+        lines.append(lang.tn("…and {count} more lesson.", "…and {count} more lessons.", more))
+    return "\n".join(lines)
+
+
+def players_text(game: Game) -> str:
+    """Who plays which mark in a game between members."""
+    look = look_of(game.kind)
+    x, o = game.member_playing(Mark.X), game.member_playing(Mark.O)
+    return f"{look.mark(Mark.X)} <@{x}> vs {look.mark(Mark.O)} <@{o}>"
+
+
+def member_status_text(game: Game, lang: Language = ENGLISH) -> str:
+    look = look_of(game.kind)
+    if game.result == "running":
+        mark = game.board.turn
+        return lang.t(
+            "Your turn, {player} ({mark}): {prompt}.",
+            player=mention(game.member_playing(mark)),
+            mark=look.mark(mark),
+            prompt=look.prompt,
+        )
+    winner = game.winner_id
+    if game.result == "resigned":
+        return lang.t(
+            "{player} resigned: {winner} wins.",
+            player=mention(game.ended_by),
+            winner=mention(winner),
+        )
+    if winner is not None:
+        return lang.t(
+            "🎉 {winner} ({mark}) wins!",
+            winner=mention(winner),
+            mark=look.mark(game.mark_of(winner)),
+        )
+    return lang.t("It's a draw.") if game.result == "draw" else abandoned_text(game, lang)
+
+
+def abandoned_text(game: Game, lang: Language = ENGLISH) -> str:
+    if game.ended_by:
+        return lang.t(
+            "🛑 Ended by {moderator}, a moderator. Nothing was learned from it.",
+            moderator=mention(game.ended_by),
+        )
+    return lang.t("⌛ Abandoned: no move for a while. Nothing was learned from it.")
+
+
+def status_text(game: Game, turn: Turn | None = None, lang: Language = ENGLISH) -> str:
+    if not game.vs_bot:
+        return member_status_text(game, lang)
+    player = mention(game.player_id)
+    look = look_of(game.kind)
+    if game.result == "running":
+        your_turn = lang.t(
+            "Your turn, {player} ({mark}): {prompt}.",
+            player=player,
+            mark=look.mark(game.player_mark),
+            prompt=look.prompt,
+        )
+        if turn is not None and turn.bot_cell is not None:
+            return f"{lang.say(look.played(turn.bot_cell))} {your_turn}"
+        return your_turn
+    if game.result == "player_won":
+        return lang.t("🎉 {player} wins! I'll learn from this.", player=player)
+    if game.result == "bot_won":
+        return lang.t("I win! Better luck next time, {player}.", player=player)
+    if game.result == "draw":
+        return lang.t("It's a draw.")
+    if game.result == "resigned":
+        return lang.t("{player} resigned. I win.", player=player)
+    return abandoned_text(game, lang)
+
+
+LEVEL_NAMES = {"learning": N_("learning"), "medium": N_("medium"), "easy": N_("easy")}
+
+
+def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
+    game = turn.game
+    look = look_of(game.kind)
+    if game.vs_bot:
+        you, me = look.mark(game.player_mark), look.mark(game.bot_mark)
+        if game.level != "learning":  # an easier bot, said on its board
+            title = lang.t(
+                "{you} you vs me {me} · {level} level",
+                you=you,
+                me=me,
+                level=LEVEL_NAMES[game.level],
+            )
+        else:
+            title = lang.t("{you} you vs me {me}", you=you, me=me)
+        status = status_text(game, turn, lang)
+    else:
+        title = lang.t("between members, watched by me")
+        status = f"{players_text(game)}\n{status_text(game, lang=lang)}"
+    embed = discord.Embed(
+        title=f"{lang.say(look.title)}: {title}",
+        description=f"{look.rows(game.board.code)}\n\n{status}",
+        colour=COLOURS.get(game.result, NEUTRAL),
+    )
+    learned = lesson_text(turn, lang)
+    if learned:
+        name = lang.t("What I learned") if game.vs_bot else lang.t("I watched and learned")
+        embed.add_field(name=name, value=learned, inline=False)
+    embed.set_footer(
+        text=lang.tn(
+            "Your own bot knows {count} lesson.",
+            "Your own bot knows {count} lessons.",
+            turn.memory_size,
+        )
+        if is_own_bot(game.guild_id)
+        else lang.tn(
+            "I know {count} lesson in this server.",
+            "I know {count} lessons in this server.",
+            turn.memory_size,
+        )
+    )
+    return embed
+
+
+CELL_CLICK = re.compile(r"ttt:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<cell>[1-9])")
+
+
+def cell_click(custom_id: str) -> tuple[int, int, int] | None:
+    """The game, move count and cell (1..9) a board button names, or ``None``.
+
+    The custom id names the game and the move count, so a click keeps working after a
+    restart and a click on an old board is recognised."""
+    match = CELL_CLICK.fullmatch(custom_id)
+    return None if match is None else (int(match["game"]), int(match["ply"]), int(match["cell"]))
+
+
+class BoardView(discord.ui.View):
+    """The buttons of one board (tic-tac-toe's 3×3 cells, Connect Four's columns), as
+    Discord's component JSON.
+
+    A board is drawn on every move, and discord.ui's nine Button objects per board (built
+    again from the message at each click, to dispatch it) were among the largest costs of
+    a move (``python -m bench.lean --profile``). Here the buttons of each position are built
+    once and only the custom ids change; clicks are routed by :func:`cell_click`, so
+    discord.ui stores nothing for these views.
+    """
+
+    def __init__(self, rows: list[dict]) -> None:
+        super().__init__(timeout=None)
+        self._rows = rows
+
+    def to_components(self) -> list[dict]:
+        return self._rows
+
+
+def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) -> BoardView:
+    """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
+    ``frozen`` disables them all, for a board that is no longer current."""
+    prefix = f"ttt:{game.id}:{game.ply}:"
+    rows = look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
+    if not game.running and not frozen:  # a finished board offers to play again
+        rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
+        rows.append({"type": 1, "components": [rematch]})
+    return BoardView(rows)
+
+
+REMATCH = {
+    "type": 2,
+    "style": discord.ButtonStyle.primary.value,
+    "disabled": False,
+    "label": "Rematch",  # said in the reader's language by board_view
+}
+
+
+def brain_embed(view: BrainView, title: str, lang: Language = ENGLISH) -> discord.Embed:
+    """A position as the memory sees it: each legal move a proven win, a proven loss or
+    unknown for the player to move, and the move the bot would play there."""
+    board = view.board
+    look = look_of(board.game.name)
+    rows = look.brain_rows(board, view.outlook)
+
+    def moves(outcome) -> str:
+        found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
+        return ", ".join(found) or lang.t("none")
+
+    legend = lang.t(
+        "🟩 proven win: {wins}\n🟥 proven loss: {losses}\n⬜ unknown: {unknown}",
+        wins=moves(WIN),
+        losses=moves(LOSS),
+        unknown=moves(None),
+    )
+    explained = lang.t(
+        "For {mark}, the player to move:\n{legend}\n\nI would play **{move}** here: {why}.",
+        mark=look.mark(board.turn),
+        legend=legend,
+        move=look.short(view.choice),
+        why=view.why,
+    )
+    embed = discord.Embed(title=title, description=f"{rows}\n\n{explained}", colour=NEUTRAL)
+    embed.set_footer(text=lang.say(look.brain_footer))
+    return embed
