@@ -2,7 +2,8 @@
 
 For 4x4 and 5x4 memories of about 3,000 and 27,000 lessons (trained by self-play, kept on
 disk under the temp dir so that a second run starts at once), through the real game flow
-on a real SQLite file, after a restart (nothing cached, not even the positions' moves):
+on a real SQLite file, after a restart (nothing cached, not even the positions' moves;
+the start-up objects frozen out of the garbage collector's sight, as the bot does):
 
 * the first game's start and move: the longest the event loop stalled meanwhile;
 * the first ``/connect4 stats`` (cold), then 40 more: their p50 and p99, and the longest
@@ -22,11 +23,17 @@ from pathlib import Path
 
 import engine
 from bench.bot import percentile
+from bot import freeze_start_up_objects
 from data import Store
 from engine import Memory, get_game
 from gameflow import GameService
 
-SIZES = (("connect4", 3_000), ("connect4", 27_000), ("connect4-5x4", 3_000), ("connect4-5x4", 27_000))
+SIZES = (
+    ("connect4", 3_000),
+    ("connect4", 27_000),
+    ("connect4-5x4", 3_000),
+    ("connect4-5x4", 27_000),
+)
 CACHE = Path(tempfile.gettempdir()) / "ttt-bench-memories"
 
 
@@ -84,6 +91,7 @@ async def measure(game: str, memory: Memory, asks: int = 40) -> dict:
         rules._cache.clear()  # a restart: no position's moves known yet
         rules._winners.clear()
         service = GameService(store, timeout_seconds=3600)
+        freeze_start_up_objects()  # as the bot does once started
         with StallProbe() as probe:
             await asyncio.sleep(0.01)
             probe.take()
