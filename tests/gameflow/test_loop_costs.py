@@ -1,6 +1,8 @@
 """Connect Four's heavy work stays off the event loop (issue 23): reading a big memory,
 and counting the ways to beat it for stats, run in a thread; the loop only looks up."""
 
+import asyncio
+import json
 import threading
 from collections import Counter
 
@@ -49,3 +51,32 @@ async def test_stats_of_a_big_memory_read_and_count_it_off_the_event_loop(
         expected.ways_to_beat_as_o,
     )
     assert calls["parse"] < 10 and calls["moves"] < 100, calls
+
+
+async def test_an_import_is_checked_off_the_loop_telling_its_progress(service, monkeypatch):
+    memory = trained("connect4-5x4", 6_000)
+    data = json.dumps(engine.export_memory(memory)).encode()
+    loop_thread = threading.current_thread()
+    checked_on, told = [], []
+    real = engine.import_memory
+
+    def spy(*args, **kwargs):
+        checked_on.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "import_memory", spy)
+
+    def progress(done: int, total: int) -> None:
+        told.append((done, total, threading.current_thread() is loop_thread))
+
+    plan = await service.brain.plan_import(1, data, "replace", "connect4-5x4", progress)
+    assert plan.new == len(memory) and plan.document == memory
+    assert checked_on and loop_thread not in checked_on
+    await asyncio.sleep(0)  # the last word, sent from the thread, is heard
+    assert told[-1] == (2 * len(memory), 2 * len(memory), True)
+    assert all(on_loop for *_, on_loop in told)
+    change = await service.brain.apply_import(plan)
+    assert change.after.lessons == len(memory)
+    assert await service.memory(1, "connect4-5x4") == memory
+    exported, lessons = await service.brain.export_file(1, "connect4-5x4")
+    assert lessons == len(memory) and engine.import_memory(exported) == memory
