@@ -11,12 +11,17 @@ the start-up objects frozen out of the garbage collector's sight, as the bot doe
 
 A probe task wakes every 2 ms; a stall is how much later than asked it woke. Target: no
 stall over 20 ms, and stats p99 <= 20 ms on both boards.
+
+And a 5x4 memory of 285,000 lessons (250,000 games of self-play, as in issue 23) moved
+between servers: its file's size in version 2 and in version 1, the time to check each
+through ``/ttt-admin import``'s game flow, and the longest loop stall meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import tempfile
 import time
 from pathlib import Path
@@ -25,8 +30,9 @@ import engine
 from bench.bot import percentile
 from bot import freeze_start_up_objects
 from data import Store
-from engine import Memory, get_game
+from engine import Memory, export_memory, get_game
 from gameflow import GameService
+from gameflow.brain import document_file
 
 SIZES = (
     ("connect4", 3_000),
@@ -124,7 +130,35 @@ async def measure(game: str, memory: Memory, asks: int = 40) -> dict:
     }
 
 
-def report(sizes=SIZES) -> list[str]:
+async def import_figures(memory: Memory) -> list[str]:
+    game = memory.game.name
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "bench.sqlite3")
+        service = GameService(store, timeout_seconds=3600)
+        lines = []
+        with StallProbe() as probe:
+            for label, data in (
+                ("version 2", document_file(memory)),
+                ("version 1", json.dumps(export_memory(memory, compact=False), indent=1).encode()),
+            ):
+                told: list[int] = []
+                probe.take()
+                started = time.perf_counter()
+                plan = await service.brain.plan_import(
+                    1, data, "replace", game, lambda done, total, told=told: told.append(done)
+                )
+                seconds = time.perf_counter() - started
+                assert plan.document == memory
+                lines.append(
+                    f"import of a {game} memory of {len(memory):,} lessons, {label}: "
+                    f"{len(data) / 1e6:.1f} MB, checked in {seconds:.1f} s ({len(told)} "
+                    f"progress reports), longest loop stall {probe.take():.1f} ms"
+                )
+        await store.close()
+    return lines
+
+
+def report(sizes=SIZES, big: int = 285_000) -> list[str]:
     lines = []
     for game, lessons in sizes:
         memory = trained(game, lessons)
@@ -136,6 +170,8 @@ def report(sizes=SIZES) -> list[str]:
             f"{r['p99']:.1f} ms, longest stall {r['stall']:.1f} ms"
         )
     lines.append("targets: no stall over 20 ms; stats p99 <= 20 ms")
+    if big:
+        lines.extend(asyncio.run(import_figures(trained("connect4-5x4", big, step=5_000))))
     return lines
 
 
