@@ -31,9 +31,10 @@ MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 K
 MAX_IMPORT_FACTS = 10_000  # a complete memory has fewer than 1,000
 # Connect Four memories are larger: 4x4 has 80,540 positions a lesson can be about (a
 # complete memory: 4.4 MB in version 1). A 5x4 memory of 285,000 lessons (250,000 games of
-# self-play) exports to 2 MB (version 2; 19.5 MB in version 1, which files made before
-# still hold, so they are read up to 32 MiB); 2,000,000 facts, 14 MB, take about 2 minutes
-# of a thread to check.
+# self-play) exports to 0.9 MB in version 2 (19.5 MB in version 1, which files made before
+# still hold, so they are read up to 32 MiB; about 9 s to check either, in a thread:
+# python -m bench.loop). 2,000,000 facts, far more than training makes, are at most 14 MB
+# in version 2 even written one a line.
 IMPORT_LIMITS = {
     TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
     "connect4": (8 << 20, 80_540),
