@@ -129,6 +129,13 @@ class LiveAnalysis:
             self._roles[role] = ({}, {}, {})
         return self._count(role, self.memory.game.empty)
 
+    def over(self, memory: Memory) -> LiveAnalysis:
+        """These counts, now kept for ``memory``: a memory with the same facts as this
+        one's (the original of a copy that was counted elsewhere)."""
+        self.memory = memory
+        self._changes = memory.changes
+        return self
+
     def learned(self, positions: Iterable[str]) -> None:
         """Tell it the positions (after a move) of the facts just learned."""
         positions = list(positions)

@@ -10,26 +10,35 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import engine
 from data import Snapshot, Store
 from engine import LOSS, WIN, Board, Mark, Memory, Outcome
+from engine.memory import WON
+from engine.transport import NotJSONError, TooManyFacts, memory_of
 from i18n import N_, Msg, Nn_
 
 from .errors import GameError, busy_means_unchanged
-from .memories import TICTACTOE, ServerMemories
+from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories
 
 ImportMode = Literal["merge", "replace"]
+Progress = Callable[[int, int], None]  # (steps done, steps in all), told on the event loop
 MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 KiB
 MAX_IMPORT_FACTS = 10_000  # a complete memory has fewer than 1,000
-# Connect Four memories are larger: 4x4 has 80,540 positions a lesson can be about, and a
-# 5x4 memory of 45,000 lessons (300,000 games) exports to about 3 MiB
+# Connect Four memories are larger: 4x4 has 80,540 positions a lesson can be about (a
+# complete memory: 4.4 MB in version 1). A 5x4 memory of 285,000 lessons (250,000 games of
+# self-play) exports to 0.9 MB in version 2 (19.5 MB in version 1, which files made before
+# still hold, so they are read up to 32 MiB; about 9 s to check either, in a thread:
+# python -m bench.loop). 2,000,000 facts, far more than training makes, are at most 14 MB
+# in version 2 even written one a line.
 IMPORT_LIMITS = {
     TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
     "connect4": (8 << 20, 80_540),
-    "connect4-5x4": (16 << 20, 200_000),
+    "connect4-5x4": (32 << 20, 2_000_000),
 }
 
 
@@ -57,10 +66,28 @@ class BrainFigures:
     @classmethod
     async def counted(cls, memory: Memory) -> BrainFigures:
         """:meth:`of`, in a thread on a copy for a game too large to search on the event
-        loop (the loop goes on meanwhile, and the memory may learn)."""
-        if memory.game.searchable_per_game:
+        loop (the loop goes on meanwhile, and the memory may learn). The figures of the
+        last memories counted so are kept until they learn: a 5x4 count takes about
+        70 ms, and stats are asked again and again of a memory that has not changed."""
+        if memory.game.searchable_per_game and len(memory) < IN_THREAD_FROM:
             return cls.of(memory)
-        return await asyncio.to_thread(cls.of, memory.copy())
+        kept = _COUNTED.get(id(memory))
+        if kept is not None and kept[0] is memory and kept[1] == memory.changes:
+            _COUNTED.move_to_end(id(memory))
+            return kept[2]
+        changes = memory.changes
+        figures = await asyncio.to_thread(cls.of, memory.copy())
+        if memory.changes == changes:
+            # the memory itself is kept with its figures, so that its id is not reused
+            _COUNTED[id(memory)] = (memory, changes, figures)
+            _COUNTED.move_to_end(id(memory))
+            if len(_COUNTED) > COUNTED_KEPT:
+                _COUNTED.popitem(last=False)
+        return figures
+
+
+COUNTED_KEPT = 16  # memories whose figures are kept (a 5x4 memory: 4 bytes a lesson)
+_COUNTED: OrderedDict[int, tuple[Memory, int, BrainFigures]] = OrderedDict()
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +231,12 @@ def check_file_size(size: int, max_bytes: int = MAX_IMPORT_BYTES) -> None:
         )
 
 
-def read_memory_file(data: bytes, game: str = TICTACTOE) -> Memory:
+def read_memory_file(
+    data: bytes, game: str = TICTACTOE, progress: Progress | None = None
+) -> Memory:
     """Check an uploaded memory file of ``game`` completely; raise :class:`GameError`
-    saying what is wrong."""
+    saying what is wrong. Seconds for a big one: call it in a thread (``progress`` is
+    told from there)."""
     max_bytes, max_facts = IMPORT_LIMITS[game]
     check_file_size(len(data), max_bytes)
     try:
@@ -219,34 +249,29 @@ def read_memory_file(data: bytes, game: str = TICTACTOE) -> Memory:
             )
         ) from None
     try:
-        document: Any = json.loads(text)
-    except RecursionError:
+        return engine.import_memory(text, game=game, max_facts=max_facts, progress=progress)
+    except NotJSONError as error:
         raise GameError(
             N_(
                 "That file is not a memory: its JSON is nested too deeply. Import a file "
                 "made by `/ttt-admin export`. Nothing was changed."
             )
-        ) from None
-    except ValueError as error:
-        raise GameError(
-            N_(
+            if error.nested
+            else N_(
                 "That file is not JSON ({error}). Import a file made by `/ttt-admin export`. "
                 "Nothing was changed.",
-                error=str(error),
+                error=error.detail,
             )
         ) from None
-    facts = document.get("facts") if isinstance(document, dict) else None
-    if isinstance(facts, list) and len(facts) > max_facts:
+    except TooManyFacts as error:
         raise GameError(
             N_(
                 "That file has {facts} facts; a memory file may have at most {limit}. "
                 "Nothing was changed.",
-                facts=len(facts),
-                limit=max_facts,
+                facts=error.facts,
+                limit=error.limit,
             )
-        )
-    try:
-        return engine.import_memory(document, game=game)
+        ) from None
     except engine.MemoryFormatError as error:
         # the engine's reason stays in English: it names the file's fields and positions
         raise GameError(
@@ -255,31 +280,56 @@ def read_memory_file(data: bytes, game: str = TICTACTOE) -> Memory:
 
 
 def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:
-    """The server's memory after the import; a contradiction refuses it."""
+    """The server's memory after the import; a contradiction refuses it. Seconds for a big
+    memory: call it in a thread, on memories nobody changes meanwhile."""
     if mode == "replace":
         return document.copy()
-    result = current.copy()
-    for fact in document:
-        known = current.outcome(fact.position)
-        if known is not None and known is not fact.outcome:
+    values = dict(current.items())
+    for key, value in document.items():
+        known = values.setdefault(key, value)
+        if known != value:
+            position = document.fact(key, value).position
             raise GameError(
                 N_(
                     "That file says the move to {position} is a win, but this server's "
                     "memory knows it as a loss. Nothing was changed; `mode: replace` would "
                     "take the file's memory instead.",
-                    position=fact.position,
+                    position=position,
                 )
-                if fact.outcome is WIN
+                if value == WON
                 else N_(
                     "That file says the move to {position} is a loss, but this server's "
                     "memory knows it as a win. Nothing was changed; `mode: replace` would "
                     "take the file's memory instead.",
-                    position=fact.position,
+                    position=position,
                 )
             )
-        if known is None:
-            result.add(fact.position, fact.outcome)
-    return result
+    return memory_of(current.game, values)
+
+
+def new_facts(current: Memory, document: Memory) -> list[tuple[str, str]]:
+    """The facts of ``document`` that ``current`` does not know, as the store keeps them."""
+    known = current.known
+    return [
+        (fact.position, fact.outcome.value)
+        for fact in (document.fact(key, value) for key, value in document.items() if not known(key))
+    ]
+
+
+def document_file(memory: Memory) -> bytes:
+    """A memory's document as a file: one line a fact for tic-tac-toe's version 1, which
+    people read; the compact version 2 as compact as JSON writes it."""
+    document = engine.export_memory(memory)
+    if document["version"] == 1:
+        return json.dumps(document, indent=1).encode()
+    return json.dumps(document, separators=(",", ":")).encode()
+
+
+def _told_on(loop: asyncio.AbstractEventLoop, progress: Progress | None):
+    """``progress`` as a thread may call it: told on ``loop``."""
+    if progress is None:
+        return None
+    return lambda done, total: loop.call_soon_threadsafe(progress, done, total)
 
 
 class Brain:
@@ -300,18 +350,33 @@ class Brain:
         return BrainView(board, known, choice, why_text(known[choice], board.game.move_word))
 
     async def export(self, guild_id: int, game: str = TICTACTOE) -> dict[str, Any]:
-        """The server's memory of ``game`` as a ``ttt-memory`` version 1 document."""
+        """The server's memory of ``game`` as a ``ttt-memory`` document (version 1 for
+        tic-tac-toe, the compact version 2 for the others)."""
         return engine.export_memory(await self.memories.get(guild_id, game))
 
+    async def export_file(self, guild_id: int, game: str = TICTACTOE) -> tuple[bytes, int]:
+        """:meth:`export` as a file's bytes, made in a thread (a big memory takes a while),
+        and its count of lessons."""
+        memory = (await self.memories.get(guild_id, game)).copy()  # the loop may teach it
+        return await asyncio.to_thread(document_file, memory), len(memory)
+
     async def plan_import(
-        self, guild_id: int, data: bytes, mode: ImportMode, game: str = TICTACTOE
+        self,
+        guild_id: int,
+        data: bytes,
+        mode: ImportMode,
+        game: str = TICTACTOE,
+        progress: Progress | None = None,
     ) -> ImportPlan:
         """What importing ``data`` into the memory of ``game`` would change; nothing
-        changes yet."""
-        document = read_memory_file(data, game)
-        current = await self.memories.get(guild_id, game)
-        result = combine(current, document, mode)
-        new = sum(current.outcome(fact.position) is None for fact in document)
+        changes yet. The file is checked in a thread (seconds for a big one), and
+        ``progress`` told how far the check is, now and then."""
+        told = _told_on(asyncio.get_running_loop(), progress)
+        document = await asyncio.to_thread(read_memory_file, data, game, told)
+        current = (await self.memories.get(guild_id, game)).copy()  # the loop may teach it
+        result = await asyncio.to_thread(combine, current, document, mode)
+        known = current.known
+        new = await asyncio.to_thread(sum, (not known(key) for key, _ in document.items()))
         return ImportPlan(
             guild_id,
             mode,
@@ -326,13 +391,12 @@ class Brain:
         """Import, in one transaction, into the memory as it is now."""
         game = plan.document.game.name
         async with self.memories.changing(plan.guild_id, game) as current:
-            result = combine(current, plan.document, plan.mode)
+            # nobody changes it while its lock is held: a thread may read it
+            result = await asyncio.to_thread(combine, current, plan.document, plan.mode)
             replace = plan.mode == "replace"
-            facts = [
-                (fact.position, fact.outcome.value)
-                for fact in result
-                if replace or current.outcome(fact.position) is None
-            ]
+            changed = result if replace else plan.document
+            empty = Memory(game=game)
+            facts = await asyncio.to_thread(new_facts, empty if replace else current, changed)
             before, after = await BrainFigures.counted(current), await BrainFigures.counted(result)
             with busy_means_unchanged():
                 version = await self.store.add_facts(

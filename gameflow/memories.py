@@ -39,6 +39,13 @@ HOT_KEPT = 1_000  # of them, as Memory objects
 # while it is still among the last ANALYSES_KEPT to have taught: a busy server.
 ANALYSES_KEPT = 64
 
+# A memory of more facts than this is read, and first counted for its stats, in a thread:
+# parsing 27,000 Connect Four facts takes about 150 ms, a first count of them as long, and
+# either would stall every game of the process on the event loop (issue 23). Smaller
+# ones (every tic-tac-toe memory) stay on the loop, where they cost well under a
+# millisecond.
+IN_THREAD_FROM = 2_000
+
 
 class ServerMemories:
     def __init__(
@@ -87,12 +94,31 @@ class ServerMemories:
         process's games on this server teach the store, not this cache (a count is one
         indexed read; figures people see must not lag)."""
         memory = await self.get(guild_id, game)
+        key = (guild_id, game)
         if await self.store.count_facts(guild_id, game) != len(memory):
-            key = (guild_id, game)
             async with self._lock(key):
                 self._forget(key)
                 memory = await self._loaded(key)
+        await self._warm(key, memory)
         return memory
+
+    async def _warm(self, key: Key, memory: Memory) -> None:
+        """Give a big memory of a game counted after every game a live analysis, counted
+        in a thread on a copy, so that :meth:`ways_to_beat` answers at once on the loop.
+        If the memory changes meanwhile, nothing is kept (it is counted as before)."""
+        if not memory.game.searchable_per_game or len(memory) < IN_THREAD_FROM:
+            return
+        analysis = self._analyses.get(key)
+        if analysis is not None and analysis.memory is memory:
+            return
+        changes = memory.changes
+        counted = await asyncio.to_thread(_counted, LiveAnalysis(memory.copy()))
+        if memory.changes == changes and self._held(key) is memory:
+            self._recent.pop(key, None)
+            self._analyses[key] = counted.over(memory)
+            self._analyses.move_to_end(key)
+            if len(self._analyses) > self._analyses_kept:
+                self._analyses.popitem(last=False)
 
     def forget_server(self, guild_id: int) -> None:
         """Drop every memory of a server whose data was deleted."""
@@ -196,7 +222,10 @@ class ServerMemories:
         memory = self._held(key)
         if memory is None:
             facts, version = await self.store.load_memory(*key)
-            memory = Memory.stored(facts, game=key[1])
+            if len(facts) < IN_THREAD_FROM:
+                memory = Memory.stored(facts, game=key[1])
+            else:
+                memory = await asyncio.to_thread(Memory.stored, facts, game=key[1])
             self._set_version(key, version)
             self._keep(key, memory)
         return memory
@@ -238,3 +267,10 @@ class ServerMemories:
         self._memories.pop(key, None)
         self._pop_table(key)
         self._versions.pop(key, None)
+
+
+def _counted(analysis: LiveAnalysis) -> LiveAnalysis:
+    """``analysis`` with both roles counted (run in a thread)."""
+    analysis.losing_lines(Mark.X)
+    analysis.losing_lines(Mark.O)
+    return analysis

@@ -143,13 +143,19 @@ ENGLISH = Language("en-US", gettext.NullTranslations())
 LANGUAGES: dict[str, Language] = {p.stem: load(p) for p in sorted(LOCALES.glob("*.po"))}
 
 
-@functools.cache
+# A language by its base ("es" for "es-ES"), the first catalog of it: a request's locale
+# is mapped to one of these, so nothing kept grows with the locales requests carry (a
+# cache keyed by them grew by one entry per odd locale: issue 23).
+_BY_BASE: dict[str, Language] = {}
+for _name, _lang in LANGUAGES.items():
+    _BY_BASE.setdefault(_name.split("-")[0], _lang)
+
+
 def language(locale: object) -> Language:
     """The language of a Discord locale (``discord.Locale`` or its value): its own
     catalog, else one of the same language ("es-419" reads "es-ES"), else English."""
     code = str(getattr(locale, "value", locale) or "")
-    if code in LANGUAGES:
-        return LANGUAGES[code]
-    base = code.split("-")[0]
-    same = [lang for name, lang in LANGUAGES.items() if name.split("-")[0] == base]
-    return same[0] if same else ENGLISH
+    found = LANGUAGES.get(code)
+    if found is None:
+        found = _BY_BASE.get(code.split("-")[0], ENGLISH)
+    return found

@@ -155,6 +155,25 @@ def test_an_unknown_locale_is_english():
     assert str(N_("Cancel")) == "Cancel"
 
 
+def test_odd_locales_leave_nothing_behind():
+    # a request may carry any locale string: 5,000 distinct ones must not each be kept
+    # (a cache keyed by them held about 150 bytes apiece: some 750 KB here)
+    import tracemalloc
+
+    odd = [f"xx-{n}" for n in range(5_000)] + [f"fr-Q{n}" for n in range(5_000)]
+    language("xx-warm-up")
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        found = [language(locale) for locale in odd]
+        del found
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 20_000, f"{kept} bytes kept for 10,000 odd locales"
+    assert language("fr-Q1") is LANGUAGES["fr"] and language("xx-1") is ENGLISH
+
+
 # Words in cogs/ that are not said to a person, or reach Discord through the slash
 # commands' translator (descriptions kept in a constant) or a label replaced before sending
 NOT_SAID = {

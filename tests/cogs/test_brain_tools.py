@@ -135,7 +135,7 @@ REFUSALS = [
     ("not UTF-8", lambda d: "é".encode("latin-1") * 10, "not UTF-8"),
     ("not JSON", lambda d: b"{facts: nope", "not JSON"),
     ("wrong format", lambda d: {**d, "format": "chess"}, '"format" must be'),
-    ("wrong version", lambda d: {**d, "version": 2}, "unknown version 2"),
+    ("wrong version", lambda d: {**d, "version": 3}, "unknown version 3"),
     (
         "too many facts",
         lambda d: {**d, "facts": d["facts"] * 30},

@@ -214,18 +214,19 @@ def games_against(memory: Memory, role: Mark):
 def test_export_names_its_game_and_board_and_imports_back(game):
     memory = Memory(game=game)
     engine.train(memory, 3_000, seed=2)
-    document = engine.export_memory(memory)
-    assert document["game"] == "connect4"
-    assert document["board"] == "{}x{}".format(*BOARDS[game])
+    for compact in (True, False):  # version 2, as the bot writes; version 1, as it did
+        document = engine.export_memory(memory, compact=compact)
+        assert document["game"] == "connect4"
+        assert document["board"] == "{}x{}".format(*BOARDS[game])
+        again = engine.import_memory(json.dumps(document))
+        assert again == memory and again.game is memory.game
+        assert engine.import_memory(document, game=game) == memory
     width, height = BOARDS[game]
     assert all(len(f["position"]) == width * height for f in document["facts"])
-    again = engine.import_memory(json.dumps(document))
-    assert again == memory and again.game is memory.game
-    assert engine.import_memory(document, game=game) == memory
 
 
 def _facts_document(memory: Memory) -> dict:
-    return json.loads(json.dumps(engine.export_memory(memory)))
+    return json.loads(json.dumps(engine.export_memory(memory, compact=False)))
 
 
 def test_a_flipped_fact_is_refused_naming_it():

@@ -61,7 +61,7 @@ def doc_with(*facts, **top):
         ("{not json", "not JSON"),
         ("[]", "JSON object"),
         ({"format": "chess", "version": 1, "facts": []}, '"format"'),
-        (doc_with(version=2), "unknown version 2"),
+        (doc_with(version=3), "unknown version 3"),
         (doc_with(version=True), "unknown version"),
         ({"format": "ttt-memory", "version": 1}, '"facts" must be a list'),
         (doc_with("XO..X...."), r"facts\[0\] must be an object"),

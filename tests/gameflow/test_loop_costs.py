@@ -1,0 +1,82 @@
+"""Connect Four's heavy work stays off the event loop (issue 23): reading a big memory,
+and counting the ways to beat it for stats, run in a thread; the loop only looks up."""
+
+import asyncio
+import json
+import threading
+from collections import Counter
+
+import pytest
+
+import engine
+from engine import Memory, get_game
+from gameflow import BrainFigures
+
+
+def trained(game: str, games: int) -> Memory:
+    memory = Memory(game=game)
+    engine.train(memory, games, opponent="self", seed=3)
+    return memory
+
+
+@pytest.mark.parametrize("game, games", [("connect4", 2_500), ("connect4-5x4", 2_000)])
+async def test_stats_of_a_big_memory_read_and_count_it_off_the_event_loop(
+    service, monkeypatch, game, games
+):
+    memory = trained(game, games)
+    assert len(memory) >= 2_000  # big enough to be worth a thread
+    facts = [(fact.position, fact.outcome.value) for fact in memory]
+    await service.store.add_facts(1, facts, game=game, replace=True, now=1.0)
+    expected = BrainFigures.of(memory)
+    rules = get_game(game)
+    calls: Counter[str] = Counter()
+    loop_thread = threading.current_thread()
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            if threading.current_thread() is loop_thread:
+                calls[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    # a position read (loading) and a position's moves (counting): on the loop, a few
+    for name in ("parse", "moves"):
+        monkeypatch.setattr(rules, name, counted(name, getattr(rules, name)))
+    stats = await service.stats(1, 7, game)
+    again = await service.stats(1, 7, game)
+    assert stats.facts == again.facts == len(memory)
+    assert (stats.beatable_as_x.losing_lines, stats.beatable_as_o.losing_lines) == (
+        expected.ways_to_beat_as_x,
+        expected.ways_to_beat_as_o,
+    )
+    assert calls["parse"] < 10 and calls["moves"] < 100, calls
+
+
+async def test_an_import_is_checked_off_the_loop_telling_its_progress(service, monkeypatch):
+    memory = trained("connect4-5x4", 6_000)
+    data = json.dumps(engine.export_memory(memory)).encode()
+    loop_thread = threading.current_thread()
+    checked_on, told = [], []
+    real = engine.import_memory
+
+    def spy(*args, **kwargs):
+        checked_on.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "import_memory", spy)
+
+    def progress(done: int, total: int) -> None:
+        told.append((done, total, threading.current_thread() is loop_thread))
+
+    plan = await service.brain.plan_import(1, data, "replace", "connect4-5x4", progress)
+    assert plan.new == len(memory) and plan.document == memory
+    assert checked_on and loop_thread not in checked_on
+    await asyncio.sleep(0)  # the last word, sent from the thread, is heard
+    assert told[-1] == (2 * len(memory), 2 * len(memory), True)
+    assert all(on_loop for *_, on_loop in told)
+    change = await service.brain.apply_import(plan)
+    assert change.after.lessons == len(memory)
+    assert await service.memory(1, "connect4-5x4") == memory
+    exported, lessons = await service.brain.export_file(1, "connect4-5x4")
+    assert lessons == len(memory) and engine.import_memory(exported) == memory
