@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
-import json
 import logging
 import re
 from typing import Literal
@@ -147,6 +148,40 @@ class CancelTrainingButton(
         await admin.cancel_training(interaction, self.run_id)
 
 
+class CheckingShown:
+    """A big file takes seconds to check: once the answer is deferred, say how far the
+    check is, at most every ``every`` seconds (an edit of the deferred answer)."""
+
+    def __init__(self, interaction: discord.Interaction, every: float = 2.0) -> None:
+        self.interaction, self.every = interaction, every
+        self._loop = asyncio.get_running_loop()
+        self._shown = self._loop.time()
+        self._editing: asyncio.Task | None = None
+        self._over = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self._loop.time()
+        if self._over or not self.interaction.response.is_done() or not total:
+            return
+        if now - self._shown < self.every or (self._editing and not self._editing.done()):
+            return
+        self._shown = now
+        text = private(self.interaction).t(
+            "Checking the file: {percent}% done…", percent=100 * done // total
+        )
+        self._editing = asyncio.ensure_future(self._edit(text))
+
+    async def _edit(self, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):  # progress only: the answer follows
+            await self.interaction.edit_original_response(content=text)
+
+    async def over(self) -> None:
+        """No more progress; the one on its way lands before the answer that follows."""
+        self._over = True
+        if self._editing is not None:
+            await self._editing
+
+
 def cancel_view(run_id: int, lang: Language) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     button = CancelTrainingButton(run_id)
@@ -228,9 +263,13 @@ class Admin(
     async def export(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
             return
-        document = await self.service.brain.export(interaction.guild_id, game)
+        made = await in_time(
+            interaction, self.service.brain.export_file(interaction.guild_id, game), private=True
+        )
+        if made is None:
+            return
+        data, count = made
         name = memory_file_name(interaction.guild.name, discord.utils.utcnow().date(), game)
-        data = json.dumps(document, indent=1).encode()
         await answer(
             interaction,
             private=True,
@@ -239,7 +278,7 @@ class Admin(
                 "it into another server.",
                 "🧠 This server's memory of {game}: {count} lessons. `/ttt-admin import` loads "
                 "it into another server.",
-                len(document["facts"]),
+                count,
                 game=look_of(game).title,
             ),
             file=discord.File(io.BytesIO(data), filename=name),
@@ -270,11 +309,17 @@ class Admin(
         except discord.HTTPException:
             await refuse(interaction, N_("I couldn't download that file. Please try again."))
             return
-        plan = await in_time(
-            interaction,
-            self.service.brain.plan_import(interaction.guild_id, data, mode, game),
-            private=True,
-        )
+        checking = CheckingShown(interaction)
+
+        async def checked() -> ImportPlan:
+            try:
+                return await self.service.brain.plan_import(
+                    interaction.guild_id, data, mode, game, progress=checking
+                )
+            finally:  # before the answer, whatever it is
+                await checking.over()
+
+        plan = await in_time(interaction, checked(), private=True)
         if plan is None:
             return
         lang = private(interaction)

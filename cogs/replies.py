@@ -16,7 +16,7 @@ from typing import TypeVar
 import discord
 
 from gameflow import GameError
-from gameflow.errors import DATABASE_UNREACHABLE, StoreUnavailableError
+from gameflow.errors import DATABASE_LOST_MIDWAY, DATABASE_UNREACHABLE, StoreUnavailableError
 from i18n import N_, Language, Msg, language
 
 log = logging.getLogger(__name__)
@@ -98,9 +98,11 @@ async def in_time(
     except GameError as error:
         await _settle(timer, deferring)
         await refuse(interaction, error.message)
-    except StoreUnavailableError:  # logged once per outage, by the store
+    except StoreUnavailableError as error:  # logged once per outage, by the store
         await _settle(timer, deferring)
-        await _apologise(interaction, DATABASE_UNREACHABLE)
+        await _apologise(
+            interaction, DATABASE_LOST_MIDWAY if error.maybe_written else DATABASE_UNREACHABLE
+        )
     except Exception:
         log.exception("request failed before anything was saved")
         await _settle(timer, deferring)
