@@ -75,14 +75,15 @@ def apply_post_mortem(memory: Memory, facts: list[ProvenFact]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The lesson of a game the bot did not win: its first move that was worse than the
-    best column there.
+    """The lesson of a game the bot did not win: its first move that lost while another
+    column held; or, if none did (a draw), its first move that let a win go.
 
-    ``played`` is what that move gave the bot, ``"loss"`` or ``"draw"``; ``held`` a column
-    that would have done better (the fastest win there, else a draw), ``held_outcome``
-    ``"win"`` or ``"draw"``. After a losing move, ``plies`` counts the plies from it to
-    the end under perfect play and ``opponent_moves`` the opponent's moves among them:
-    "from there you could force a win in N moves". Columns are 0-based.
+    ``played`` is what that move gave the bot, ``"loss"`` or ``"draw"``; ``held`` the
+    column that would have done best there (the fastest win, else a draw; the centre
+    first), ``held_outcome`` ``"win"`` or ``"draw"``. After a losing move, ``plies``
+    counts the plies from it to the end under perfect play and ``opponent_moves`` the
+    opponent's moves among them: "from there you could force a win in N moves". Columns
+    are 0-based.
     """
 
     ply: int  # the move's index in the game (0-based)
@@ -102,34 +103,37 @@ def describe_post_mortem(
     game: str | Game, moves: list[int], facts: list[ProvenFact], bot: Mark | int
 ) -> Verdict | None:
     """The lesson of a post-mortem (:func:`post_mortem` with the same ``bot``), from its
-    facts alone (no solver): the bot's first move worse than the best column there, or
-    ``None`` when it played every position as well as it could (or won)."""
+    facts alone (no solver), or ``None`` when the bot played every position as well as it
+    could (or won)."""
     game = _classic(game)
     moves = list(moves)
     bot = Mark(bot)
     known = {key: (outcome, plies) for key, outcome, plies in facts}
-    first = 0 if bot is Mark.X else 1
     befores = [game.empty, *game.replay(moves)[:-1]]
-    for ply in range(first, len(moves), 2):
-        options = {}
+    missed = None
+    for ply in range(0 if bot is Mark.X else 1, len(moves), 2):
+        options = {}  # by column, centre first: (rank, speed of a win, plies)
         for move, _child, key in game.moves(befores[ply]):
             outcome, plies = known.get(key, ("draw", None))  # not stored: a draw
             options[move] = (_RANK[outcome], -plies if outcome == "win" else 0, plies)
         played = options[moves[ply]]
-        best_move = max(options, key=lambda move: options[move][:2])  # centre-out ties
-        if options[best_move][0] > played[0]:
-            plies = played[2] if played[0] == 0 else None
-            return Verdict(
-                ply=ply,
-                move_number=ply // 2 + 1,
-                column=moves[ply],
-                played="loss" if played[0] == 0 else "draw",
-                held=best_move,
-                held_outcome="win" if options[best_move][0] == 2 else "draw",
-                plies=plies,
-                opponent_moves=None if plies is None else (plies + 1) // 2,
-            )
-    return None
+        best = max(options, key=lambda move: options[move][:2])
+        if options[best][0] <= played[0]:
+            continue
+        verdict = Verdict(
+            ply=ply,
+            move_number=ply // 2 + 1,
+            column=moves[ply],
+            played="loss" if played[0] == 0 else "draw",
+            held=best,
+            held_outcome="win" if options[best][0] == 2 else "draw",
+            plies=played[2] if played[0] == 0 else None,
+            opponent_moves=(played[2] + 1) // 2 if played[0] == 0 else None,
+        )
+        if verdict.played == "loss":
+            return verdict
+        missed = missed or verdict
+    return missed
 
 
 __all__ = ["ProvenFact", "Verdict", "apply_post_mortem", "describe_post_mortem", "post_mortem"]
