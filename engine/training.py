@@ -96,9 +96,10 @@ def train(
     if opponent == "random":
         opponent_move = random_move
     elif opponent == "self":
+        policy = bot_move  # bound now: the name is rebound below, and a late lookup recursed
 
         def opponent_move(code: int, moves):
-            return random_move(code, moves) if rand() < explore else bot_move(code, moves)
+            return random_move(code, moves) if rand() < explore else policy(code, moves)
 
         bot_move = opponent_move
     elif opponent == "teacher" and game.classic:
