@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bench.classic import weak_player  # wins, blocks 70 % of threats, else random
 from engine import LOSS, WIN, Mark, Memory, get_game, solver
 from engine.tables import DistanceTable
 from tests.engine.connect4_7x6_oracle import column_values, value_of
@@ -216,22 +217,6 @@ def test_it_plays_the_fastest_known_win_and_else_never_a_known_loss_unless_all_a
 
 
 # --- the post-mortem ---------------------------------------------------------------------
-def weak_player(rng: random.Random):
-    """Wins, blocks 70 % of threats, else random."""
-
-    def move(code: int) -> int:
-        mover = GAME.turn(code)
-        wins = GAME.fours(code, mover)
-        if wins:
-            return wins[0]
-        threats = GAME.fours(code, 3 - mover)
-        if threats and rng.random() < 0.7:
-            return threats[0]
-        return rng.choice(GAME.moves(code))[0]
-
-    return move
-
-
 def play(memory: Memory, bot: Mark, opponent) -> list[int]:
     code, moves = GAME.empty, []
     while GAME.moves(code) is not None:
