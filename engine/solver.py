@@ -2,11 +2,11 @@
 
 It wraps bitbully (PyPI ``bitbully``: Pascal Pons' algorithm in C++, AGPL-3.0) with the
 12-ply opening book *with distances* of ``bitbully-databases`` (data MIT). The book was
-chosen by measurement (``python -m bench.classic --books``): without a book an early
-position takes minutes; the 12-ply book without distances scores every position that its
-search reaches through the book as ±1, so its plies to the end are wrong before move 12 or
-so, exactly where most decisive mistakes are; the book with distances costs about 50 MB
-more (176 MB RSS against 128 MB here) for the same CPU (≤ 0.4 s per position).
+chosen by measurement on 120 random positions of 0 to 24 stones: without a book the
+empty board alone took over 5 minutes; the 12-ply book without distances scores every
+column whose search reaches the book as ±1, so its plies to the end are wrong in the
+opening, where most decisive mistakes are; the book with distances costs about 50 MB more
+(176 MB peak RSS against 128 MB) for the same CPU (at most 0.37 s per position).
 
 The solver holds the GIL while it searches, so the bot runs it in a worker process: the
 entry points are plain functions over ints, tuples and dicts, and the book is loaded once
