@@ -3,7 +3,7 @@
 It wraps bitbully (PyPI ``bitbully``: Pascal Pons' algorithm in C++, AGPL-3.0) with the
 12-ply opening book *with distances* of ``bitbully-databases`` (data MIT). The book was
 chosen by measurement on 120 random positions of 0 to 24 stones: without a book they
-did not finish in 5 minutes of CPU; the 12-ply book without distances scores every
+did not finish within 5 minutes; the 12-ply book without distances scores every
 column whose search reaches the book as ±1, so its plies to the end are wrong in the
 opening, where most decisive mistakes are; the book with distances costs about 50 MB more
 (176 MB peak RSS against 128 MB) for the same CPU (at most 0.37 s per position).
