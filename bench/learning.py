@@ -6,7 +6,9 @@ changed the memory, by exhaustive search over every opponent line against the bo
 current policy. Tic-tac-toe's table puts seed 000's method (raw positions, losses only)
 beside ours (canonical positions, proven wins and losses). Connect Four 5×4 is too large
 to be perfected in a benchmark's time: it prints its learning curve against random
-players instead (losses per thousand games, lessons, memory size).
+players instead (losses per thousand games, lessons, memory size). The classic board,
+Connect Four 7×6, has its own benchmark (:mod:`bench.classic`): ``--game connect4-7x6``,
+not part of ``all``.
 """
 
 from __future__ import annotations
@@ -195,12 +197,25 @@ def main(argv: list[str] | None = None) -> None:
         "--game",
         choices=[*engine.GAMES, "all"],
         default="all",
-        help="which game's table (default: all)",
+        help="which game's table (default: all but the classic connect4-7x6)",
     )
     parser.add_argument("--seeds", type=int, default=11, help="random-opponent runs per row")
     parser.add_argument("--cap", type=int, default=50_000, help="games before giving up")
+    parser.add_argument(
+        "--games", type=int, default=2000, help="connect4-7x6: games against each player"
+    )
+    parser.add_argument(
+        "--perfect", type=int, default=300, help="connect4-7x6: games as X and as O vs perfect"
+    )
     args = parser.parse_args(argv)
-    names = list(engine.GAMES) if args.game == "all" else [args.game]
+    if args.game == "connect4-7x6":
+        from . import classic
+
+        classic.main(games=args.games, perfect=args.perfect)
+        return
+    names = (
+        [n for n in engine.GAMES if not get_game(n).classic] if args.game == "all" else [args.game]
+    )
     for name in names:
         game = get_game(name)
         if name == "tictactoe":

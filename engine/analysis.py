@@ -17,6 +17,16 @@ from .policy import choose_child
 Policy = Callable[[int], int]  # position code -> move
 
 
+def _searchable(game: Game) -> None:
+    """Refuse a board whose tree of games is too large to search (the classic 7×6): no
+    count of the ways to beat the bot exists there."""
+    if not game.searchable:
+        raise ValueError(
+            f"{game.title} is too large to search every way to beat the bot; "
+            "there is no such count on this board"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Vulnerability:
     """How a policy fares in one role against every possible opponent."""
@@ -37,8 +47,9 @@ def _line_counter(
     own policy, the fast path); otherwise any function from a position code to a move.
 
     Written for speed: a point of the learning curve runs it at the end of every game
-    that teaches the bot something.
+    that teaches the bot something. Refuses the classic board (``ValueError``).
     """
+    _searchable(game)
     memo: dict[int, int] = {}
     memo_get = memo.get
     moves_of, winner = game.moves, game.winner
@@ -115,6 +126,7 @@ class LiveAnalysis:
     __slots__ = ("_changes", "_roles", "memory")
 
     def __init__(self, memory: Memory) -> None:
+        _searchable(memory.game)
         self.memory = memory
         self._changes = memory.changes
         # per role: counts by position, the bot's choice at its own decision positions,

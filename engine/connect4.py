@@ -10,14 +10,14 @@ the marker and sets the one above). The spare bit a column keeps above its top r
 stops lines from wrapping from one column into the next in the win test.
 
 Symmetry is the left-right mirror only; a position's key is the smaller of its code and
-its mirror's. 5×4 has about 4 million positions, too many to table, so moves are worked
-out when asked, and the last ones asked are kept (most of a game's tree is asked again
-and again by training and analysis).
+its mirror's (a 49-bit number on the classic 7×6). 5×4 has about 4 million positions, too
+many to table, so moves are worked out when asked, and the last ones asked are kept (most
+of a game's tree is asked again and again by training and analysis).
 """
 
 from __future__ import annotations
 
-from .games import Game
+from .rules import Game
 
 CACHED_POSITIONS = 1 << 16  # the moves of this many positions are kept: about 30 MB once full
 
@@ -37,10 +37,18 @@ class ConnectFour(Game):
         self.move_count = width
         self.slots = None
         self.searchable_per_game = width * height <= 16
+        # 7x6 is the classic board: no whole-tree search, one move of lookahead, and moves
+        # offered from the centre out (4, 3, 5, 2, 6, 1, 7 as people count), the order in
+        # which its policy tries them; the minis keep the naive leftmost order
+        self.classic = (width, height) == (7, 6)
+        self.searchable = not self.classic
         bits = self.bits = height + 1
         self.code_bits = width * bits
         self._column = (1 << bits) - 1
         self._shifts = tuple(c * bits for c in range(width))
+        order = sorted(range(width), key=lambda c: abs(2 * c - width + 1)) if self.classic else ()
+        self.order = tuple(order) or tuple(range(width))  # the order of moves(code)
+        self._ordered = tuple((c, self._shifts[c]) for c in self.order)
         self.empty = sum(1 << shift for shift in self._shifts)
         # by a column's bits: its height, and its stones as X's and as all
         self._height = [max(0, f.bit_length() - 1) for f in range(1 << bits)]
@@ -134,7 +142,7 @@ class ConnectFour(Game):
             drop = 1 if count % 2 else 2  # O adds the marker bit, X twice it
             found = []
             height, column, top, mirror = self._height, self._column, self.height, self.mirror
-            for move, shift in enumerate(self._shifts):
+            for move, shift in self._ordered:
                 h = height[code >> shift & column]
                 if h < top:
                     child = code + (drop << shift + h)
@@ -145,6 +153,20 @@ class ConnectFour(Game):
             cache.clear()
             self._winners.clear()
         cache[code] = found
+        return found
+
+    def fours(self, code: int, mark: int) -> list[int]:
+        """The columns (in :attr:`order`) where ``mark`` would complete four in a row by
+        dropping a stone now, whoever is to move: the one move of lookahead of the
+        classic board's policy (take a four, block the opponent's)."""
+        xs, stones, _count = self._boards(code)
+        own = xs if mark == 1 else stones ^ xs
+        found = []
+        height, column, top = self._height, self._column, self.height
+        for move, shift in self._ordered:
+            h = height[code >> shift & column]
+            if h < top and self._aligned(own | 1 << shift + h):
+                found.append(move)
         return found
 
     def parents(self, code: int) -> list[int]:

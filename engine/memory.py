@@ -12,6 +12,11 @@ Learning walks the played path backwards and applies three sound rules (issue 2)
 * a move after which every reply of the opponent is a known LOSS is a WIN for its mover.
 
 Every fact therefore holds under perfect play; nothing is ever guessed or overwritten.
+
+On the classic board (Connect Four 7×6) a fact also carries its distance: the plies from
+the position to the end under perfect play, when it is proven (by the solver's
+post-mortem, :mod:`engine.postmortem`); a fact the rules proved has its outcome only,
+until the solver proves the same position and adds the distance.
 """
 
 from __future__ import annotations
@@ -21,9 +26,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .games import Game, Mark, get_game
-from .tables import DenseTable, SparseTable, sparse_data, sparse_typecode
+from .tables import DenseTable, DistanceTable, SparseTable, sparse_data, sparse_typecode
 
-Table = DenseTable | SparseTable
+Table = DenseTable | SparseTable | DistanceTable
 
 
 class Outcome(enum.Enum):
@@ -43,6 +48,7 @@ class Fact:
 
     position: str
     outcome: Outcome
+    distance: int | None = None  # plies to the end, on the classic board, when proven
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,8 @@ def new_table(game: Game, data=None) -> Table:
     """An empty table for ``game``'s memory, or one over ``data`` (shared, not copied)."""
     if game.slots is not None:
         return DenseTable(game.slots, data)
+    if game.classic:
+        return DistanceTable(data)
     return SparseTable(sparse_typecode(game.code_bits), data)
 
 
@@ -96,19 +104,32 @@ class Memory:
         self._changes = 0
         for fact in facts:
             if isinstance(fact, Fact):
-                self.add(fact.position, fact.outcome)
+                self.add(fact.position, fact.outcome, fact.distance)
             else:
                 self.add(*fact)
 
     @classmethod
-    def stored(cls, facts: Iterable[tuple[str, str]], *, game: str | Game = "tictactoe") -> Memory:
-        """A memory of facts this engine proved and a store kept (``(position, outcome)``):
-        each is read for its key, without the search of a legal order of play that
-        :meth:`add` makes for a position from outside, and the table is built at once. A
-        server's memory is read back this way whenever it is not cached."""
+    def stored(
+        cls, facts: Iterable[tuple[str, str] | tuple[str, str, int | None]], *, game="tictactoe"
+    ) -> Memory:
+        """A memory of facts this engine proved and a store kept (``(position, outcome)``,
+        and on the classic board ``(position, outcome, plies or None)``): each is read for
+        its key, without the search of a legal order of play that :meth:`add` makes for a
+        position from outside, and the table is built at once. A server's memory is read
+        back this way whenever it is not cached."""
         memory = cls(game=game)
         game = memory.game
         parse, key = game.parse, game.key
+        if game.classic:
+            entries = {}
+            for position, outcome, *plies in facts:
+                entries[key(parse(position, checked=False))] = (
+                    VALUES[_OUTCOME_OF[outcome]],
+                    plies[0] if plies else None,
+                )
+            memory._table.merge(entries)
+            memory._size = len(memory._table.data)
+            return memory
         values = {
             key(parse(position, checked=False)): VALUES[_OUTCOME_OF[outcome]]
             for position, outcome in facts
@@ -136,8 +157,23 @@ class Memory:
         return self._table.items(game.keys() if game.slots is not None else None)
 
     def fact(self, key: int, value: int) -> Fact:
-        """An item of :meth:`items` as a :class:`Fact`."""
-        return Fact(self.game.spell(self.game.key_code(key)), OUTCOMES[value])
+        """An item of :meth:`items` as a :class:`Fact` (with its distance if known)."""
+        distance = self._table.distance(key) if self.game.classic else None
+        return Fact(self.game.spell(self.game.key_code(key)), OUTCOMES[value], distance)
+
+    def distances(self) -> Iterator[tuple[int, int, int | None]]:
+        """On the classic board, every fact as ``(key, value, plies or None)``, in key order
+        (the key is the canonical position's 49-bit code; value 1 WON, 2 LOST)."""
+        if not self.game.classic:
+            raise ValueError(f"{self.game.title} facts carry no distances")
+        return self._table.distances()
+
+    @property
+    def plies(self) -> Callable[[int], int | None]:
+        """The classic board's lookup of a key's plies to the end (``None``: unknown)."""
+        if not self.game.classic:
+            raise ValueError(f"{self.game.title} facts carry no distances")
+        return self._table.distance
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -199,15 +235,18 @@ class Memory:
         return clone
 
     # --- writing ------------------------------------------------------------------
-    def add(self, position: str, outcome: Outcome | str) -> bool:
-        """Record a fact from outside (a stored or imported memory).
+    def add(self, position: str, outcome: Outcome | str, distance: int | None = None) -> bool:
+        """Record a fact from outside (a stored or imported memory); ``distance``, its
+        plies to the end, on the classic board only.
 
         Returns whether it was new. Raises ``ValueError`` for an illegal position, an
         unknown outcome, a fact the rules contradict, or one that contradicts a known fact.
         """
-        return self.add_code(self.game.parse(position), outcome, position)
+        return self.add_code(self.game.parse(position), outcome, position, distance)
 
-    def add_code(self, code: int, outcome: Outcome | str, position: str) -> bool:
+    def add_code(
+        self, code: int, outcome: Outcome | str, position: str, distance: int | None = None
+    ) -> bool:
         """:meth:`add` for a position already parsed into ``code``."""
         game = self.game
         # a stored "win" or "loss" is one lookup; anything else gets Outcome's own error
@@ -225,18 +264,60 @@ class Memory:
                 raise ValueError(
                     f"position {position!r} completes a line, so it is a win for its mover"
                 )
+        if distance is not None and not (
+            game.classic and type(distance) is int and 0 <= distance <= game.move_count * 6
+        ):
+            raise ValueError(f"position {position!r}: {distance!r} is not a distance here")
         key = game.key(code)
         known = OUTCOMES[self._table.get(key)]
         if known is not None and known is not outcome:
             raise ValueError(f"position {position!r} is already known as a {known.value}")
         if known is None:
-            self._table.set(key, VALUES[outcome])
+            if game.classic:
+                self._table.set(key, VALUES[outcome], distance)
+            else:
+                self._table.set(key, VALUES[outcome])
             self._size += 1
+            self._changes += 1
+        elif distance is not None and self._table.distance(key) is None:
+            self._table.set_distance(key, distance)
             self._changes += 1
         return known is None
 
-    def record(self, key: int, value: int) -> None:
-        """Record a value for a key known to be unknown and proven (training's merge)."""
+    def add_proven(self, facts: Iterable[tuple[int, str, int]]) -> int:
+        """On the classic board, record facts the solver proved, as ``(key, outcome,
+        plies)`` (what :func:`engine.postmortem.post_mortem` returns); return how many are
+        new. A known fact with no distance gets one. Raises ``ValueError`` (and changes
+        nothing) if one contradicts a known fact: a proven fact never does."""
+        if not self.game.classic:
+            raise ValueError(f"{self.game.title} facts carry no distances")
+        table = self._table
+        new: dict[int, tuple[int, int]] = {}
+        upgrades = []
+        for key, outcome, plies in facts:
+            value = VALUES[_OUTCOME_OF[outcome]]
+            known = table.get(key) or (new[key][0] if key in new else 0)
+            if known and known != value:
+                raise ValueError(f"the proven fact about key {key} contradicts the memory")
+            if not known:
+                new[key] = (value, plies)
+            elif key not in new and table.distance(key) is None:
+                upgrades.append((key, plies))
+        table.merge(new)
+        for key, plies in upgrades:
+            table.set_distance(key, plies)
+        self._size += len(new)
+        self._changes += len(new) + len(upgrades)
+        return len(new)
+
+    def record(self, key: int, value: int, distance: int | None = None) -> None:
+        """Record a value for a key known to be unknown and proven (training's merge), and
+        on the classic board its plies to the end when proven."""
+        if distance is not None:
+            self._table.set(key, value, distance)
+            self._size += 1
+            self._changes += 1
+            return
         self._table.set(key, value)
         self._size += 1
         self._changes += 1

@@ -7,6 +7,11 @@
 3. otherwise, every move being a known loss, the first legal move.
 
 Deterministic, so people can watch the bot change its mind after a loss.
+
+The classic board (Connect Four 7×6, ``game.classic``) adds one move of lookahead and its
+facts' distances (:func:`choose_classic`): it takes a four when it can, blocks the
+opponent's, and otherwise plays the fastest known win; never a known loss unless all are,
+and then the slowest; else the first column from the centre out not known to lose.
 """
 
 from __future__ import annotations
@@ -32,9 +37,54 @@ def choose_child(game: Game, known: Callable[[int], int], code: int) -> Move:
     return first_safe if first_safe is not None else moves[0]
 
 
+def choose_classic(
+    game: Game, known: Callable[[int], int | None], plies: Callable[[int], int | None], code: int
+) -> Move:
+    """The classic board's move in an unfinished position (see the module's docstring);
+    ``plies`` gives a known fact's plies to the end, ``None`` if only its outcome is known
+    (a fact of the rules: such a win comes after every win of known plies, such a loss
+    before every loss of known plies)."""
+    moves = game.moves(code)
+    mover = game.turn(code)
+    forced = game.fours(code, mover) or game.fours(code, 3 - mover)  # take, else block
+    if forced:
+        for move in moves:
+            if move[0] == forced[0]:
+                return move
+    fastest = first_safe = slowest = None
+    fastest_plies, slowest_plies = 99, -2
+    for move in moves:  # from the centre out
+        value = known(move[2])
+        if value == WON:
+            distance = plies(move[2])
+            distance = 98 if distance is None else distance
+            if distance < fastest_plies:
+                fastest, fastest_plies = move, distance
+        elif value == LOST:
+            distance = plies(move[2])
+            distance = -1 if distance is None else distance
+            if distance > slowest_plies:
+                slowest, slowest_plies = move, distance
+        elif first_safe is None:
+            first_safe = move
+    return fastest or first_safe or slowest
+
+
+def chooser(memory: Memory) -> Callable[[int], Move]:
+    """The policy of ``memory``'s game as a function of a position's code."""
+    game, known = memory.game, memory.known
+    if game.classic:
+        plies = memory.plies
+        return lambda code: choose_classic(game, known, plies, code)
+    return lambda code: choose_child(game, known, code)
+
+
 def choose_code(memory: Memory, code: int) -> int:
     """The policy's move in the position ``code`` of ``memory``'s game."""
-    return choose_child(memory.game, memory.known, code)[0]
+    game = memory.game
+    if game.classic:
+        return choose_classic(game, memory.known, memory.plies, code)[0]
+    return choose_child(game, memory.known, code)[0]
 
 
 def _code(memory: Memory, position: str | Board) -> int:
@@ -54,7 +104,7 @@ def choose_move(memory: Memory, position: str | Board) -> int:
     code = _code(memory, position)
     if memory.game.moves(code) is None:
         raise ValueError("the game is over; there is no move to choose")
-    return choose_child(memory.game, memory.known, code)[0]
+    return choose_code(memory, code)
 
 
 def outlook(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
@@ -66,3 +116,20 @@ def outlook(memory: Memory, position: str | Board) -> dict[int, Outcome | None]:
         raise ValueError("the game is over; there is no move to look at")
     known = memory.known
     return {move: OUTCOMES[known(key)] for move, _child, key in moves}
+
+
+def outlook_plies(
+    memory: Memory, position: str | Board
+) -> dict[int, tuple[Outcome, int | None] | None]:
+    """On the classic board, what the memory knows of each legal move for the player to
+    move: ``(WIN or LOSS, plies to the end after it, or None if unknown)``, or ``None``
+    when nothing is known. Raises ``ValueError`` for a finished position."""
+    code = _code(memory, position)
+    moves = memory.game.moves(code)
+    if moves is None:
+        raise ValueError("the game is over; there is no move to look at")
+    known, plies = memory.known, memory.plies
+    return {
+        move: (OUTCOMES[known(key)], plies(key)) if known(key) else None
+        for move, _child, key in sorted(moves)
+    }

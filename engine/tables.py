@@ -7,7 +7,12 @@
   many positions to table (Connect Four: 80,540 on 4×4, about 2 million on 5×4, while
   a server knows thousands). A lookup is a binary search in C; a new fact, a memmove.
 
-Both keep their data in one flat buffer (a bytearray, an array), which Python's garbage
+* :class:`DistanceTable`: the classic board's (Connect Four 7×6), whose facts also carry
+  the plies to the end under perfect play: one sorted array of 8-byte entries
+  ``key << 7 | outcome bit << 6 | plies`` (a 49-bit key; plies 0..42, or 63 when only
+  the outcome is proven, by the rules), so 8 bytes a fact.
+
+All keep their data in one flat buffer (a bytearray, an array), which Python's garbage
 collector does not track, so a cache can hold many, and :meth:`over` wraps one again.
 """
 
@@ -107,3 +112,90 @@ def sparse_typecode(key_bits: int) -> str:
 def sparse_data(typecode: str, entries: dict[int, int]) -> array:
     """A sparse table's data from ``{key: value}`` at once (sorting once, not inserting)."""
     return array(typecode, sorted(key << 1 | (value - 1) for key, value in entries.items()))
+
+
+NO_DISTANCE = 63  # a fact proven by the rules: its outcome is known, not its plies to the end
+_DISTANCE_SHIFT = 7
+
+
+class DistanceTable:
+    """A sparse table whose facts carry distances (see the module's docstring)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: array | None = None) -> None:
+        if data is not None and data.typecode != "Q":
+            raise ValueError(f"this memory is an array of 'Q', not {data.typecode!r}")
+        self.data = array("Q") if data is None else data
+
+    def _find(self, key: int, _bisect=bisect_left) -> int:
+        """The entry of ``key``, or -1."""
+        data = self.data
+        i = _bisect(data, key << _DISTANCE_SHIFT)
+        if i < len(data):
+            entry = data[i]
+            if entry >> _DISTANCE_SHIFT == key:
+                return entry
+        return -1
+
+    def get(self, key: int) -> int:
+        entry = self._find(key)
+        return 0 if entry < 0 else (entry >> 6 & 1) + 1
+
+    def distance(self, key: int) -> int | None:
+        """The plies to the end of a known fact, ``None`` if unknown (or no fact)."""
+        entry = self._find(key)
+        return None if entry < 0 or entry & 63 == NO_DISTANCE else entry & 63
+
+    def set(self, key: int, value: int, distance: int | None = None) -> None:
+        """Record ``value`` for a key not known yet, with its plies if proven."""
+        entry = _entry(key, value, distance)
+        self.data.insert(bisect_left(self.data, entry), entry)
+
+    def set_distance(self, key: int, distance: int) -> None:
+        """Give a known fact proven by the rules alone its plies (same outcome)."""
+        data = self.data
+        i = bisect_left(data, key << _DISTANCE_SHIFT)
+        data[i] = data[i] & ~63 | distance
+
+    def merge(self, entries: dict[int, tuple[int, int | None]]) -> None:
+        """Record many new facts at once (``{key: (value, distance)}``, keys not known):
+        one sort instead of a memmove each."""
+        if len(entries) < 16:
+            for key, (value, distance) in entries.items():
+                self.set(key, value, distance)
+            return
+        merged = sorted([*self.data, *(_entry(key, v, d) for key, (v, d) in entries.items())])
+        self.data[:] = array("Q", merged)
+
+    def count(self) -> int:
+        return len(self.data)
+
+    def items(self, keys=None) -> Iterator[tuple[int, int]]:
+        for entry in self.data:
+            yield entry >> _DISTANCE_SHIFT, (entry >> 6 & 1) + 1
+
+    def distances(self) -> Iterator[tuple[int, int, int | None]]:
+        """``(key, value, plies or None)`` of every fact, in key order."""
+        for entry in self.data:
+            plies = entry & 63
+            yield (
+                entry >> _DISTANCE_SHIFT,
+                (entry >> 6 & 1) + 1,
+                None if plies == NO_DISTANCE else plies,
+            )
+
+    def clear(self) -> None:
+        del self.data[:]
+
+    def copy(self) -> DistanceTable:
+        return DistanceTable(array("Q", self.data))
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data) * self.data.itemsize
+
+
+def _entry(key: int, value: int, distance: int | None) -> int:
+    plies = NO_DISTANCE if distance is None else distance
+    return key << _DISTANCE_SHIFT | (value - 1) << 6 | plies

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .games import Game
+from .rules import Game
 
 CELLS = 9
 POW3 = tuple(3**i for i in range(CELLS))

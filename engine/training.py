@@ -10,7 +10,11 @@ Opponents:
   only its own moves; the bot still plays from its memory alone;
 * any callable taking a :class:`Board` and returning a legal move.
 
-Every game of the engine trains the same way (:mod:`engine.games`).
+Every game of the engine trains the same way (:mod:`engine.games`). On the classic board
+(7×6) the bot plays its lookahead policy, the teacher is the perfect player (at random
+among the solver's best columns: no search of the bot's tree is possible there), and
+after each game the bot did not win the certified post-mortem of its positions runs too
+(:mod:`engine.postmortem`), when the solver is installed.
 """
 
 from __future__ import annotations
@@ -21,11 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from . import solver
 from .analysis import _line_counter
 from .board import Board
 from .games import Game, Mark
-from .memory import VALUES, Memory, prove
-from .policy import choose_child
+from .memory import VALUES, Memory, Outcome, prove
+from .policy import choose_child, choose_classic
+from .postmortem import post_mortem
 
 Opponent = Literal["random", "self", "teacher"] | Callable[[Board], int]
 Role = Mark | Literal["both"]
@@ -71,21 +77,40 @@ def train(
     # What a game teaches is added to both at its end.
     known = dict(memory._table.items(game.keys() if game.slots is not None else None))
     get = known.get
+    # the classic board's plies by key, and whether its post-mortem can run here
+    plies = {key: d for key, _value, d in memory.distances()} if game.classic else {}
+    certify = game.classic and solver.solver_available()
 
     def random_move(code: int, moves) -> int:
         return moves[int(rand() * len(moves))]
 
-    def bot_move(code: int, moves):
-        return choose_child(game, get, code)
+    if game.classic:
+
+        def bot_move(code: int, moves):
+            return choose_classic(game, get, plies.get, code)
+    else:
+
+        def bot_move(code: int, moves):
+            return choose_child(game, get, code)
 
     if opponent == "random":
         opponent_move = random_move
     elif opponent == "self":
+        policy = bot_move  # bound now: the name is rebound below, and a late lookup recursed
 
         def opponent_move(code: int, moves):
-            return random_move(code, moves) if rand() < explore else bot_move(code, moves)
+            return random_move(code, moves) if rand() < explore else policy(code, moves)
 
         bot_move = opponent_move
+    elif opponent == "teacher" and game.classic:
+        if not solver.solver_available():
+            raise ValueError(f"the teacher of {game.title} is its solver, not installed here")
+
+        def opponent_move(code: int, moves):
+            best = solver.best_columns(code)
+            column = best[int(rand() * len(best))]
+            return next(move for move in moves if move[0] == column)
+
     elif opponent == "teacher":
         opponent_move = _teacher(game, get, lambda: len(known), random_move)
 
@@ -126,6 +151,12 @@ def train(
                     known[key] = value = VALUES[outcome]
                     memory.record(key, value)
         won = game.winner(code)
+        if certify and won != bot:
+            facts = post_mortem(game, [move[0] for move in path], bot)
+            memory.add_proven(facts)
+            for key, outcome, distance in facts:
+                known[key] = VALUES[Outcome(outcome)]
+                plies[key] = distance
         if won == bot:
             wins += 1
         elif won:

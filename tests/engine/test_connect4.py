@@ -274,7 +274,7 @@ def test_a_document_of_one_game_is_refused_by_another():
         engine.import_memory(engine.export_memory(four), game="tictactoe")
     with pytest.raises(MemoryFormatError, match="4×4 memory, not a Connect Four 5×4"):
         engine.import_memory(engine.export_memory(four), game="connect4-5x4")
-    wrong_board = {**engine.export_memory(four), "board": "7x6"}
+    wrong_board = {**engine.export_memory(four), "board": "6x7"}
     with pytest.raises(MemoryFormatError, match="unknown"):
         engine.import_memory(wrong_board)
 

@@ -78,3 +78,11 @@ def test_the_teacher_wins_every_game_it_can_against_a_fresh_bot():
     first_x = engine.train(Memory(), 1, opponent="teacher", role=Mark.X, seed=1)
     first_o = engine.train(Memory(), 1, opponent="teacher", role=Mark.O, seed=1)
     assert first_x.losses == first_o.losses == 1
+
+
+def test_self_play_without_exploring_plays_the_bots_own_policy_on_both_sides():
+    trained = Memory()
+    engine.train(trained, 1, opponent="self", role=Mark.X, explore=0.0, seed=1)
+    watched = Memory()
+    engine.learn(watched, [0, 1, 2, 3, 4, 5, 6])  # the naive policy against itself
+    assert trained == watched and len(trained) > 0

@@ -1,0 +1,139 @@
+"""The certified post-mortem of the classic board (Connect Four 7×6).
+
+After a finished game, the exact solver (:mod:`engine.solver`) values every position of
+the game where the side under study was to move, for *every* legal column there, not only
+the one played. Each value is a proven fact about the position after that column: a win
+or a loss for the player who dropped it, with the plies from there to the end under
+perfect play. Draws are not stored. So one loss teaches the whole of each position the
+bot faced: where it went wrong, and which column would have held.
+
+Everything here is a plain function over ints, strings and tuples: the solver holds the
+GIL, so the bot runs :func:`post_mortem` in a worker process and applies its list with
+:func:`apply_post_mortem` (or stores it and reads it back) in its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import solver
+from .games import Game, Mark, get_game
+from .memory import Memory
+
+ProvenFact = tuple[int, str, int]  # (canonical key, "win" or "loss" for the mover, plies)
+
+
+def _classic(game: str | Game) -> Game:
+    game = get_game(game)
+    if not game.classic:
+        raise ValueError(f"{game.title} has no post-mortem: its facts carry no distances")
+    return game
+
+
+def _studied(game: Game, moves: list[int], bot: Mark | int | None) -> list[int]:
+    """The positions of a finished game to value: where ``bot`` was to move (or every
+    position, for a game between members), none if the bot won."""
+    codes = game.replay(moves)
+    if not codes or game.moves(codes[-1]) is not None:
+        raise ValueError("only a finished game can be looked back at")
+    befores = [game.empty, *codes[:-1]]
+    if bot is None:
+        return befores
+    bot = Mark(bot)
+    if game.winner(codes[-1]) == bot:
+        return []
+    return [code for ply, code in enumerate(befores) if ply % 2 == (0 if bot is Mark.X else 1)]
+
+
+def post_mortem(
+    game: str | Game, moves: list[int], bot: Mark | int | None = None
+) -> list[ProvenFact]:
+    """The proven facts of a finished game's post-mortem, as ``(key, outcome, plies)``:
+    ``key`` the canonical 49-bit code of the position after a column, ``outcome``
+    ``"win"`` or ``"loss"`` for the player who dropped it, ``plies`` from there to the end
+    under perfect play (0 for a column that makes four). With ``bot`` (its mark, 1 or 2),
+    only the positions where the bot was to move, and nothing if it won; without, every
+    position (a game between members). In key order; picklable.
+
+    Raises ``ValueError`` for an unfinished or illegal game or another board, and
+    :class:`engine.solver.SolverUnavailable` without the solver.
+    """
+    game = _classic(game)
+    facts: dict[int, tuple[str, int]] = {}
+    for before in _studied(game, list(moves), bot):
+        keys = {move: key for move, _child, key in game.moves(before)}
+        for column, score in solver.score_all(before).items():
+            if score is not None:
+                facts[keys[column]] = score
+    return [(key, outcome, plies) for key, (outcome, plies) in sorted(facts.items())]
+
+
+def apply_post_mortem(memory: Memory, facts: list[ProvenFact]) -> int:
+    """Record a post-mortem's facts in a classic board's memory; return how many are new."""
+    return memory.add_proven(facts)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The lesson of a game the bot did not win: its first move that lost while another
+    column held; or, if none did (a draw), its first move that let a win go.
+
+    ``played`` is what that move gave the bot, ``"loss"`` or ``"draw"``; ``held`` the
+    column that would have done best there (the fastest win, else a draw; the centre
+    first), ``held_outcome`` ``"win"`` or ``"draw"``. After a losing move, ``plies``
+    counts the plies from it to the end under perfect play and ``opponent_moves`` the
+    opponent's moves among them: "from there you could force a win in N moves". Columns
+    are 0-based.
+    """
+
+    ply: int  # the move's index in the game (0-based)
+    move_number: int  # the bot's own move number, 1-based: "my move 7"
+    column: int
+    played: str
+    held: int
+    held_outcome: str
+    plies: int | None
+    opponent_moves: int | None
+
+
+_RANK = {"win": 2, "draw": 1, "loss": 0}
+
+
+def describe_post_mortem(
+    game: str | Game, moves: list[int], facts: list[ProvenFact], bot: Mark | int
+) -> Verdict | None:
+    """The lesson of a post-mortem (:func:`post_mortem` with the same ``bot``), from its
+    facts alone (no solver), or ``None`` when the bot played every position as well as it
+    could (or won)."""
+    game = _classic(game)
+    moves = list(moves)
+    bot = Mark(bot)
+    known = {key: (outcome, plies) for key, outcome, plies in facts}
+    befores = [game.empty, *game.replay(moves)[:-1]]
+    missed = None
+    for ply in range(0 if bot is Mark.X else 1, len(moves), 2):
+        options = {}  # by column, centre first: (rank, speed of a win, plies)
+        for move, _child, key in game.moves(befores[ply]):
+            outcome, plies = known.get(key, ("draw", None))  # not stored: a draw
+            options[move] = (_RANK[outcome], -plies if outcome == "win" else 0, plies)
+        played = options[moves[ply]]
+        best = max(options, key=lambda move: options[move][:2])
+        if options[best][0] <= played[0]:
+            continue
+        verdict = Verdict(
+            ply=ply,
+            move_number=ply // 2 + 1,
+            column=moves[ply],
+            played="loss" if played[0] == 0 else "draw",
+            held=best,
+            held_outcome="win" if options[best][0] == 2 else "draw",
+            plies=played[2] if played[0] == 0 else None,
+            opponent_moves=(played[2] + 1) // 2 if played[0] == 0 else None,
+        )
+        if verdict.played == "loss":
+            return verdict
+        missed = missed or verdict
+    return missed
+
+
+__all__ = ["ProvenFact", "Verdict", "apply_post_mortem", "describe_post_mortem", "post_mortem"]
