@@ -1,6 +1,6 @@
 """Connect Four's costs on the event loop (issue 23): ``python -m bench.loop``
 
-For 4x4 and 5x4 memories of about 3,000 and 27,000 lessons (trained by self-play, kept on
+For 4x4 and 5x4 memories of about 3,000 and 27,000 lessons (taught by games of random moves, kept on
 disk under the temp dir so that a second run starts at once), through the real game flow
 on a real SQLite file, after a restart (nothing cached, not even the positions' moves;
 the start-up objects frozen out of the garbage collector's sight, as the bot does):
@@ -22,17 +22,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import tempfile
 import time
 from pathlib import Path
 
-import engine
 from bench.bot import percentile
 from bot import freeze_start_up_objects
 from data import Store
 from engine import Memory, export_memory, get_game
 from gameflow import GameService
 from gameflow.brain import document_file
+from tests.engine.random_play import learn_random_games
 
 SIZES = (
     ("connect4", 3_000),
@@ -44,18 +45,17 @@ CACHE = Path(tempfile.gettempdir()) / "ttt-bench-memories"
 
 
 def trained(game: str, lessons: int, step: int = 200) -> Memory:
-    """A memory of ``game`` with about ``lessons`` lessons, trained by self-play, read from
-    the disk cache when it was made before."""
+    """A memory of ``game`` with about ``lessons`` lessons, taught by games of random
+    moves, read from the disk cache when it was made before."""
     path = CACHE / f"{game}-{lessons}.bin"
     memory = Memory(game=game)
     if path.exists():
         table = memory.table  # an empty table of the game's kind, filled from the file
         table.frombytes(path.read_bytes())
         return Memory.over(table, game)
-    seed = 0
+    rng = random.Random(0)
     while len(memory) < lessons:
-        engine.train(memory, step, opponent="self", seed=seed)
-        seed += 1
+        learn_random_games(memory, step, rng)
     CACHE.mkdir(exist_ok=True)
     path.write_bytes(bytes(memory.table))
     return memory

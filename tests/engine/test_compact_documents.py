@@ -2,23 +2,23 @@
 Connect Four, the version 1 files people already hold, and forged ones of either."""
 
 import json
+import random
 
 import pytest
 
 import engine
 from engine import Memory, MemoryFormatError, get_game
 from engine.transport import read_document
+from tests.engine.random_play import learn_random_games
 
 
 def trained(game: str, games: int, seed: int = 5) -> Memory:
-    memory = Memory(game=game)
-    engine.train(memory, games, opponent="self", seed=seed)
-    return memory
+    return learn_random_games(Memory(game=game), games, random.Random(seed))
 
 
 @pytest.fixture(scope="module")
 def big() -> Memory:
-    # as big as the test's time allows: 15,000 games of 5x4 self-play, about 25,000 lessons
+    # as big as the test's time allows: 15,000 games of 5x4 random play, about 25,000 lessons
     return trained("connect4-5x4", 15_000)
 
 

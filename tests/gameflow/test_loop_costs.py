@@ -3,6 +3,7 @@ and counting the ways to beat it for stats, run in a thread; the loop only looks
 
 import asyncio
 import json
+import random
 import threading
 from collections import Counter
 
@@ -11,12 +12,11 @@ import pytest
 import engine
 from engine import Memory, get_game
 from gameflow import BrainFigures
+from tests.engine.random_play import learn_random_games
 
 
 def trained(game: str, games: int) -> Memory:
-    memory = Memory(game=game)
-    engine.train(memory, games, opponent="self", seed=3)
-    return memory
+    return learn_random_games(Memory(game=game), games, random.Random(3))
 
 
 @pytest.mark.parametrize("game, games", [("connect4", 2_500), ("connect4-5x4", 2_000)])
