@@ -56,3 +56,54 @@ def test_the_layers_import_one_way():
             assert ".service" not in imports_of(path), path
     for collaborator in ("challenges", "running", "servers", "scores"):
         assert f".{collaborator}" in imports_of(ROOT / "gameflow" / "service.py")
+
+
+PACKAGES = ("engine", "data", "gameflow", "cogs", "i18n", "terminal", "bench")
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Each project module's imports of other project modules, as its top level makes
+    them (``from . import x`` imports the submodule ``x``, not the package again)."""
+    import ast
+
+    modules = {"bot": ROOT / "bot.py"}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {}
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Import):
+                deps.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                    here = here[: len(here) - node.level + 1]
+                    base = ".".join(here + ([node.module] if node.module else []))
+                subs = {f"{base}.{alias.name}" for alias in node.names} & modules.keys()
+                deps |= subs if len(subs) == len(node.names) else {base, *subs}
+        graph[name] = {dep for dep in deps if dep in modules and dep != name}
+    return graph
+
+
+def test_no_module_imports_itself_back_through_others():
+    """Imports run one way inside and between the packages: a circle would make a
+    module's meaning depend on which one was imported first (issue 24)."""
+    graph = module_imports()
+    assert {"engine.games", "gameflow.service", "cogs.table"} <= graph.keys()
+    done: set[str] = set()
+
+    def walk(module: str, path: list[str]) -> None:
+        if module in path:
+            raise AssertionError(" -> ".join([*path[path.index(module) :], module]))
+        if module in done:
+            return
+        for dep in sorted(graph[module]):
+            walk(dep, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        walk(module, [])
