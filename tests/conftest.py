@@ -1,14 +1,17 @@
 """For every test folder: a PostgreSQL schema of its own, for the tests that run on both
-storage backends."""
+storage backends; the real bot process against the fake Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+
+from tests.fakediscord import FakeDiscord, launch_bot
 
 POSTGRES_URL = os.environ.get("TTT_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -36,3 +39,22 @@ async def postgres_schema() -> AsyncIterator[tuple[str, str]]:
     finally:
         await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         await admin.close()
+
+
+# --- the real bot process against the fake Discord of tests/fakediscord.py -------------
+@pytest.fixture
+async def fake():
+    server = await FakeDiscord().start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def bot(fake, tmp_path):
+    """``python bot.py`` running against ``fake``, until the test ends: its database's path."""
+    process = await launch_bot(fake, tmp_path, env={"DATABASE_PATH": "ttt.sqlite3"})
+    await asyncio.wait_for(fake.ready.wait(), 30)
+    await asyncio.wait_for(fake.synced.wait(), 30)
+    yield tmp_path / "ttt.sqlite3"
+    process.terminate()
+    await process.wait()

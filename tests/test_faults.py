@@ -18,19 +18,11 @@ from cogs.render import COLOURS
 from engine.tictactoe import replay
 from tests.fakediscord import (
     RESPONSE_DEADLINE,
-    FakeDiscord,
     board_of,
     game_id_of,
     launch_bot,
     lessons_known,
 )
-
-
-@pytest.fixture
-async def fake():
-    server = await FakeDiscord().start()
-    yield server
-    await server.stop()
 
 
 async def started(fake, home, **env):

@@ -3,30 +3,10 @@ in a custom id must belong to the place the interaction comes from, and `/ttt-ad
 acts only in a server that added the bot. Through the real bot process and the fake
 Discord, which has group DMs and servers without the bot (SimCord has neither)."""
 
-import asyncio
 import sqlite3
 
-import pytest
-
-from tests.fakediscord import MANAGE_GUILD, ChannelOption, FakeDiscord, User, launch_bot
+from tests.fakediscord import MANAGE_GUILD, ChannelOption, User
 from tests.test_user_installs import play
-
-
-@pytest.fixture
-async def fake():
-    server = await FakeDiscord().start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
-async def bot(fake, tmp_path):
-    process = await launch_bot(fake, tmp_path, env={"DATABASE_PATH": "ttt.sqlite3"})
-    await asyncio.wait_for(fake.ready.wait(), 30)
-    await asyncio.wait_for(fake.synced.wait(), 30)
-    yield tmp_path / "ttt.sqlite3"
-    process.terminate()
-    await process.wait()
 
 
 def snapshot(path) -> list[tuple]:

@@ -9,13 +9,6 @@ from bot import INVITE_PERMISSIONS
 from tests.fakediscord import FakeDiscord, launch_bot
 
 
-@pytest.fixture
-async def fake():
-    server = await FakeDiscord().start()
-    yield server
-    await server.stop()
-
-
 async def finished(process, timeout=30) -> tuple[int, list[str]]:
     """Wait for the bot to exit; its exit code and stderr lines."""
     _out, err = await asyncio.wait_for(process.communicate(), timeout)

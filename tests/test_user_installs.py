@@ -3,30 +3,10 @@ DM, and a server that has not added the bot. There the bot is no member, so ever
 must go through the interaction's own responses: the fake Discord refuses any other call
 in those channels, as Discord does, and the tests check none was even tried."""
 
-import asyncio
 import sqlite3
 
-import pytest
-
 from gameflow.places import own_bot
-from tests.fakediscord import FakeDiscord, User, board_of, launch_bot
-
-
-@pytest.fixture
-async def fake():
-    server = await FakeDiscord().start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
-async def bot(fake, tmp_path):
-    process = await launch_bot(fake, tmp_path, env={"DATABASE_PATH": "ttt.sqlite3"})
-    await asyncio.wait_for(fake.ready.wait(), 30)
-    await asyncio.wait_for(fake.synced.wait(), 30)
-    yield tmp_path / "ttt.sqlite3"
-    process.terminate()
-    await process.wait()
+from tests.fakediscord import User, board_of
 
 
 async def play(fake, user, channel, *moves, by="button"):
