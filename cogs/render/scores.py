@@ -139,7 +139,7 @@ def stats_embed(
         embed.add_field(
             name=lang.t("Where they came from"),
             value=lang.t(
-                "{post_mortem} from looking back at lost games, {rules} by the rules",
+                "{post_mortem} from looking back at games, {rules} by the rules",
                 post_mortem=lang.number(classic.by_post_mortem),
                 rules=lang.number(classic.by_rules),
             ),
