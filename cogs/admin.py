@@ -53,10 +53,9 @@ def _named(boards: dict[str, str]) -> str:
     return f"{name} {', '.join(sizes[:-1])} or {sizes[-1]}"
 
 
-# every board named, from the faces, so that a new board is named here too
-GAME_HELP = "Which game's memory: " + ", ".join(
-    _named(face.boards) + (" (the default)" if i == 0 else "") for i, face in enumerate(FACES)
-)
+# every board named, from the faces, so that a new board is named in the "game" options too
+DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
+OTHER_GAMES = ", ".join(_OTHERS)
 
 
 class PlaceToPlay(app_commands.Transformer):
@@ -236,7 +235,7 @@ class Admin(
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Forget everything I learned in this server")
-    @app_commands.describe(game=GAME_HELP)
+    @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
@@ -274,7 +273,7 @@ class Admin(
         )
 
     @app_commands.command(description="Download this server's memory as a file, privately")
-    @app_commands.describe(game=GAME_HELP)
+    @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
     @app_commands.choices(game=GAME_CHOICES)
     async def export(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
@@ -304,7 +303,7 @@ class Admin(
     @app_commands.describe(
         file="A memory file made by /ttt-admin export",
         mode="merge (the default) adds its lessons to mine; replace takes its memory instead",
-        game=GAME_HELP,
+        game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def import_(
@@ -459,7 +458,7 @@ class Admin(
     @app_commands.describe(
         opponent="random: random moves; self: against myself; teacher: plays lines that beat me",
         games="How many games, 1 to 1,000,000",
-        game=GAME_HELP,
+        game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def train(

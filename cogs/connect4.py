@@ -16,7 +16,7 @@ from .game_commands import GameFace
 # each board as members type it, and its game; the first is the default
 BOARDS = {"7x6": "connect4-7x6", "4x4": "connect4", "5x4": "connect4-5x4"}
 DEFAULT, *MINIS = BOARDS
-SIZES = f"{DEFAULT} (the default, the classic board), or a mini: {' or '.join(MINIS)}"
+MINI = " or ".join(MINIS)
 WIDTHS = ", ".join(f"{engine.get_game(game).width} on {size}" for size, game in BOARDS.items())
 
 CONNECT4 = GameFace(
@@ -26,12 +26,12 @@ CONNECT4 = GameFace(
     move="column",
     texts={
         "play": "Challenge me to a game of Connect Four in this channel",
-        "play.board": SIZES,
-        "board": SIZES,
+        "play.board": (sizes := f"{DEFAULT} (the default, the classic board), or a mini: {MINI}"),
+        "board": sizes,
         "move": "Drop a stone in a column: 1 is the leftmost",
         "move.number": f"The column, from 1 (left) to {WIDTHS}",
         "brain.moves": "Columns in play order, such as 4 4 3 (the channel's game if left out)",
-        "brain.board": f"{SIZES}, for moves",
+        "brain.board": f"{sizes}, for moves",
         "leaderboard": "Who taught me most Connect Four here, or beat me most",
         "stats": "This server's Connect Four record against me, and yours",
     },
