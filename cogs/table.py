@@ -216,7 +216,7 @@ class Table(commands.Cog, name="TicTacToe"):
         typed = str(current).strip()  # Discord sends what is typed in a number option as a number
         return [
             app_commands.Choice(name=f"{c + 1}: {lang.say(look.where(c))}", value=c + 1)
-            for c in game.board.legal_moves
+            for c in sorted(game.board.legal_moves)  # 1 to 7, though 7x6 lists them centre out
             if str(c + 1).startswith(typed)
         ]
 

@@ -62,7 +62,8 @@ PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
 
 def cell_list(cells) -> str:
-    return ", ".join(str(c + 1) for c in cells)
+    """Moves in reading order (the classic board lists its legal ones centre out)."""
+    return ", ".join(str(c + 1) for c in sorted(cells))
 
 
 class GameService:
