@@ -212,3 +212,23 @@ async def test_levels_on_7x6_play_at_random_now_and_then_and_still_learn_true(
     stats = await w.alice.slash(w.channel, "connect4 stats")
     mine = next(f.value for f in stats.response.embeds[0].fields if f.name.startswith("You"))
     assert f"{level}: I won" in mine
+
+
+async def test_a_7x6_memory_change_tells_lessons_and_no_count_of_ways_to_beat():
+    """What reset, import and training say of a 7×6 memory: nobody can count the ways to
+    beat the bot there, so no count is asked of the engine (it refuses), nor shown."""
+    from cogs.render.admin import brain_change_text
+    from gameflow import BrainFigures
+
+    memory = Memory(game=CLASSIC)
+    engine.learn(memory, (3, 3, 2, 3, 4, 1, 5), bot=Mark.O)
+    before = await BrainFigures.counted(Memory(game=CLASSIC))
+    after = await BrainFigures.counted(memory)
+    assert (after.lessons, after.ways_to_beat_as_x, after.ways_to_beat_as_o) == (
+        len(memory),
+        None,
+        None,
+    )
+    assert len(memory) > 0 and after.snapshot().beat_x is None
+    text = brain_change_text(before, after, CLASSIC)
+    assert text == f"Lessons: 0 → **{len(memory):,}**"
