@@ -16,10 +16,11 @@ from discord.ext import commands, tasks
 from gameflow import GameError, GameService, ImportPlan, TrainingRun
 from gameflow.brain import IMPORT_LIMITS, check_file_size
 from gameflow.errors import ANOTHER_PLACES_CHANNEL
+from gameflow.game import TITLES
 from i18n import N_, Language
 
 from .boards import look_of
-from .faces import GAME_NAMES
+from .faces import FACES, GAME_NAMES
 from .places import bot_is_here
 from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
 from .render import (
@@ -40,7 +41,21 @@ GAME_CHOICES = [
     app_commands.Choice(name=str(look_of(game).title), value=game)  # translated on sync
     for game in GAME_NAMES
 ]
-GAME_HELP = "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4"
+
+
+def _named(boards: dict[str, str]) -> str:
+    """A game's boards in words: "Tic-tac-toe", "Connect Four 7×6, 4×4 or 5×4"."""
+    titles = [str(TITLES[game]) for game in boards.values()]
+    if len(titles) == 1:
+        return titles[0]
+    sizes = [title.rsplit(" ", 1)[1] for title in titles]  # titles end with the size
+    name = titles[0].rsplit(" ", 1)[0]
+    return f"{name} {', '.join(sizes[:-1])} or {sizes[-1]}"
+
+
+# every board named, from the faces, so that a new board is named in the "game" options too
+DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
+OTHER_GAMES = ", ".join(_OTHERS)
 
 
 class PlaceToPlay(app_commands.Transformer):
@@ -220,7 +235,7 @@ class Admin(
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Forget everything I learned in this server")
-    @app_commands.describe(game=GAME_HELP)
+    @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
@@ -258,7 +273,7 @@ class Admin(
         )
 
     @app_commands.command(description="Download this server's memory as a file, privately")
-    @app_commands.describe(game=GAME_HELP)
+    @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
     @app_commands.choices(game=GAME_CHOICES)
     async def export(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
@@ -288,7 +303,7 @@ class Admin(
     @app_commands.describe(
         file="A memory file made by /ttt-admin export",
         mode="merge (the default) adds its lessons to mine; replace takes its memory instead",
-        game=GAME_HELP,
+        game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def import_(
@@ -443,7 +458,7 @@ class Admin(
     @app_commands.describe(
         opponent="random: random moves; self: against myself; teacher: plays lines that beat me",
         games="How many games, 1 to 1,000,000",
-        game=GAME_HELP,
+        game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def train(
@@ -577,7 +592,7 @@ class Admin(
     async def _import(self, interaction: discord.Interaction, plan: ImportPlan) -> None:
         change = await in_time(interaction, self.service.brain.apply_import(plan))
         if change is not None:
-            unbeatable = not (change.after.ways_to_beat_as_x or change.after.ways_to_beat_as_o)
+            unbeatable = change.after.ways_to_beat_as_x == change.after.ways_to_beat_as_o == 0
             lang = private(interaction)
             game = plan.document.game.name
             text = (

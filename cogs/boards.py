@@ -48,8 +48,9 @@ class Look:
         """A move in the fewest words: "5", "column 3"."""
         return str(move + 1)
 
-    def rows(self, code: int) -> str:
-        """The board as lines of emoji."""
+    def rows(self, code: int, last: int | None = None) -> str:
+        """The board as lines of emoji; ``last``: the last move played, marked where the
+        game draws it so."""
         raise NotImplementedError
 
     def buttons(self, code: int, finished: bool) -> tuple[tuple[dict, ...], ...]:
@@ -114,7 +115,7 @@ class TicTacToeLook(Look):
         return N_("I played {cell}.", cell=move + 1)
 
     @functools.cache  # noqa: B019 - one entry per position, a few thousand at most; looks live forever
-    def rows(self, code: int) -> str:
+    def rows(self, code: int, last: int | None = None) -> str:
         """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
         position = Board.from_code(code).position
         symbols = [self.marks[Mark[c]] if c != "." else KEYCAPS[i] for i, c in enumerate(position)]
@@ -163,6 +164,10 @@ class TicTacToeLook(Look):
 EMPTY_HOLE = "⚪"
 # the winning four stand out as squares of their colour
 WINNING = {Mark.X: "🟥", Mark.O: "🟨"}
+# the last stone dropped, as a heart of its colour: the same colour, another shape
+LAST = {Mark.X: "❤️", Mark.O: "💛"}
+# at most this many column buttons a row: seven in one row are too narrow on a phone
+BUTTONS_A_ROW = 5
 
 
 class ConnectFourLook(Look):
@@ -216,21 +221,30 @@ class ConnectFourLook(Look):
         return frozenset(found)
 
     @functools.cache  # noqa: B019
-    def rows(self, code: int) -> str:
-        """A line of emoji per row, top first, and the column numbers under them."""
+    def rows(self, code: int, last: int | None = None) -> str:
+        """A line of emoji per row, top first, and the column numbers under them; the
+        stone dropped last (in column ``last``) is a heart, unless it is of a winning four."""
         game = self.game
-        cells, wins = game.cells(code), self.winning_cells(code)
+        cells, wins, width = game.cells(code), self.winning_cells(code), game.width
+        # the top stone of the last move's column
+        top = (
+            next((i for i in range(last, len(cells), width) if cells[i]), None)
+            if last is not None
+            else None
+        )
         symbols = [
-            (WINNING if i in wins else self.marks)[Mark(v)] if v else EMPTY_HOLE
+            (WINNING if i in wins else LAST if i == top else self.marks)[Mark(v)]
+            if v
+            else EMPTY_HOLE
             for i, v in enumerate(cells)
         ]
-        width = game.width
         lines = [" ".join(symbols[r : r + width]) for r in range(0, len(symbols), width)]
         return "\n".join([*lines, self._numbers])
 
     @functools.cache  # noqa: B019
     def buttons(self, code: int, finished: bool) -> tuple[tuple[tuple[dict, int], ...], ...]:
-        """One button per column, in one row; a full column's is disabled."""
+        """One button per column, in one row, or two (4 + 3 on the classic board) when a
+        row would be too narrow on a phone; a full column's is disabled."""
         legal = {move for move, _, _ in self.game.moves(code) or ()}
         row = []
         for column in range(self.game.width):
@@ -239,7 +253,11 @@ class ConnectFourLook(Look):
             button = {"type": 2, "style": style.value, "disabled": not open_}
             button["label"] = str(column + 1)
             row.append((button, column))
-        return (tuple(row),)
+        width = len(row)
+        if width <= BUTTONS_A_ROW:
+            return (tuple(row),)
+        half = (width + 1) // 2
+        return (tuple(row[:half]), tuple(row[half:]))
 
     def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
         """The board, with each legal column's verdict where its stone would land."""
@@ -258,6 +276,7 @@ LOOKS: dict[str, Look] = {
     "tictactoe": TicTacToeLook(),
     "connect4": ConnectFourLook("connect4"),
     "connect4-5x4": ConnectFourLook("connect4-5x4"),
+    "connect4-7x6": ConnectFourLook("connect4-7x6"),
 }
 
 

@@ -1,5 +1,6 @@
 """The learning curve of ``/ttt stats`` as a PNG: lessons known, and the ways to beat the
-bot as X and as O, against games played.
+bot as X and as O, against games played; on the classic board, where nobody can count the
+ways, the bot's losses per 50 games instead.
 
 Drawing takes tens of milliseconds of CPU, so :func:`curve_png` runs it in a thread, off
 the event loop, and keeps the last pictures: asking again without a new point is free.
@@ -27,9 +28,11 @@ KEPT = 256  # servers whose last picture is kept
 # a card of its own, Discord's dark embed grey: as readable on the light theme as on the dark
 BACKGROUND, PANEL, TEXT, GRID = "#2B2D31", "#313338", "#F2F3F5", "#4E5058"
 LESSONS, AS_X, AS_O, TRAINING = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1"
+LOSSES = AS_X
 TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 15, 12, 11, 11
 
-_kept: OrderedDict[tuple[int, str, tuple[CurvePoint, ...]], bytes] = OrderedDict()
+_kept: OrderedDict[tuple, bytes] = OrderedDict()
+Losses = Sequence[tuple[int, int]]  # (games against the bot by then, losses in that block)
 _drawing = threading.Lock()  # pyplot's state is global: one picture at a time
 
 
@@ -66,13 +69,19 @@ def _style(axes, fig) -> None:
     axes.grid(color=GRID, alpha=0.6, linewidth=0.8)
 
 
-def figure(points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH):
+def figure(
+    points: Sequence[CurvePoint],
+    title: str,
+    lang: Language = ENGLISH,
+    losses: Losses | None = None,
+):
     """The chart as a matplotlib figure (for tests to read its data back).
 
     Top: the lessons the games taught, a dot for each game that taught something, and
     each training as a dotted line with what it added. Bottom: the ways to beat the bot
     as X and as O, on a plain count axis, with the moment it became unbeatable in each
-    role called out where it happened.
+    role called out where it happened; or, given ``losses`` (the classic board), the
+    bot's losses per block of 50 games against it.
     """
     import matplotlib
 
@@ -109,6 +118,42 @@ def figure(points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH):
                 fontsize=NOTE_SIZE,
             )
         before = point.lessons
+    if losses is not None:
+        _losses(bottom, losses, lang)
+    else:
+        _ways_to_beat(bottom, points, games, lang)
+    bottom.set_xlabel(lang.t("games played in this server"), color=TEXT, fontsize=LABEL_SIZE)
+    # the legends above the plots, where they cover no line
+    for axes in (top, bottom):
+        axes.legend(
+            loc="lower left",
+            bbox_to_anchor=(0, 1.0),
+            ncols=2,
+            frameon=False,
+            labelcolor=TEXT,
+            fontsize=NOTE_SIZE,
+            borderaxespad=0.1,
+        )
+    fig.tight_layout()
+    return fig
+
+
+def _losses(bottom, losses: Losses, lang: Language) -> None:
+    """The bot's losses in each block of 50 games against it, at the block's last game."""
+    bottom.plot(
+        [games for games, _ in losses],
+        [lost for _, lost in losses],
+        color=LOSSES,
+        marker="o",
+        markersize=4,
+        linewidth=2,
+        label=lang.t("my losses per 50 games against me"),
+    )
+    bottom.set_ylim(-0.5, 52)  # from none to all of a block
+    bottom.set_ylabel(lang.t("losses per 50 games"), color=TEXT, fontsize=LABEL_SIZE)
+
+
+def _ways_to_beat(bottom, points: Sequence[CurvePoint], games: list[int], lang: Language) -> None:
     # the ways to beat the bot where they were counted (a board too large to search after
     # every game has them at trainings, imports and resets only)
     counted = [p for p in points if p.beat_x is not None]
@@ -157,20 +202,6 @@ def figure(points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH):
             )
     bottom.set_ylim(-0.05 * max(highest, 4), max(highest, 4) * 1.15)
     bottom.set_ylabel(lang.t("ways to beat me"), color=TEXT, fontsize=LABEL_SIZE)
-    bottom.set_xlabel(lang.t("games played in this server"), color=TEXT, fontsize=LABEL_SIZE)
-    # the legends above the plots, where they cover no line
-    for axes in (top, bottom):
-        axes.legend(
-            loc="lower left",
-            bbox_to_anchor=(0, 1.0),
-            ncols=2,
-            frameon=False,
-            labelcolor=TEXT,
-            fontsize=NOTE_SIZE,
-            borderaxespad=0.1,
-        )
-    fig.tight_layout()
-    return fig
 
 
 @functools.cache
@@ -189,23 +220,33 @@ def drawable(text: str) -> bool:
     return all(ord(c) in glyphs for c in text if not c.isspace())
 
 
-def draw(points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH) -> bytes:
+def draw(
+    points: Sequence[CurvePoint],
+    title: str,
+    lang: Language = ENGLISH,
+    losses: Losses | None = None,
+) -> bytes:
     with _drawing:
         buffer = io.BytesIO()
-        figure(points, title, lang).savefig(buffer, format="png")
+        figure(points, title, lang, losses).savefig(buffer, format="png")
     return buffer.getvalue()
 
 
 async def curve_png(
-    guild_id: int, points: Sequence[CurvePoint], title: str, lang: Language = ENGLISH
+    guild_id: int,
+    points: Sequence[CurvePoint],
+    title: str,
+    lang: Language = ENGLISH,
+    losses: Losses | None = None,
 ) -> bytes | None:
-    """The picture of ``points`` (``None`` with no point yet), drawn in a thread."""
+    """The picture of ``points`` (``None`` with no point yet), drawn in a thread;
+    ``losses``: the classic board's losses per 50 games, drawn instead of the ways to beat."""
     if not points:
         return None
-    key = (guild_id, title, lang.code, tuple(points))
+    key = (guild_id, title, lang.code, tuple(points), None if losses is None else tuple(losses))
     png = _kept.get(key)
     if png is None:
-        png = await asyncio.to_thread(draw, points, title, lang)
+        png = await asyncio.to_thread(draw, points, title, lang, losses)
         for old in [k for k in _kept if k[0] == guild_id]:
             del _kept[old]
         _kept[key] = png

@@ -1,27 +1,37 @@
-"""``/connect4``: play Connect Four against the bot, on a 4×4 board (the default) or 5×4.
+"""``/connect4``: play Connect Four against the bot, on the classic 7×6 board (the default)
+or on a mini, 4×4 or 5×4.
 
 A declaration only: the commands are every game's (:func:`cogs.game_commands.game_group`),
 over what every game shares (:class:`cogs.table.Table`): the same game flow, boards, clicks,
-challenges and sweep. One game per channel, whatever the game.
+challenges and sweep. One game per channel, whatever the game. A board is one entry of
+``BOARDS``: every text that names the boards is made from it.
 """
 
 from __future__ import annotations
 
+import engine
+
 from .game_commands import GameFace
+
+# each board as members type it, and its game; the first is the default
+BOARDS = {"7x6": "connect4-7x6", "4x4": "connect4", "5x4": "connect4-5x4"}
+DEFAULT, *MINIS = BOARDS
+MINI = " or ".join(MINIS)
+WIDTHS = ", ".join(f"{engine.get_game(game).width} on {size}" for size, game in BOARDS.items())
 
 CONNECT4 = GameFace(
     group="connect4",
     about="Play Connect Four against a bot that learns from its losses",
-    boards={"4x4": "connect4", "5x4": "connect4-5x4"},
+    boards=BOARDS,
     move="column",
     texts={
         "play": "Challenge me to a game of Connect Four in this channel",
-        "play.board": "4x4 (the default) or 5x4: a wider board, much longer to master",
-        "board": "4x4 (the default) or 5x4",
+        "play.board": (sizes := f"{DEFAULT} (the default, the classic board), or a mini: {MINI}"),
+        "board": sizes,
         "move": "Drop a stone in a column: 1 is the leftmost",
-        "move.number": "The column, from 1 (left) to 4, or 5 on the 5x4 board",
-        "brain.moves": "Columns in play order, such as 2 3 3 (the channel's game if left out)",
-        "brain.board": "4x4 (the default) or 5x4, for moves",
+        "move.number": f"The column, from 1 (left) to {WIDTHS}",
+        "brain.moves": "Columns in play order, such as 4 4 3 (the channel's game if left out)",
+        "brain.board": f"{sizes}, for moves",
         "leaderboard": "Who taught me most Connect Four here, or beat me most",
         "stats": "This server's Connect Four record against me, and yours",
     },

@@ -8,5 +8,5 @@ from .connect4 import CONNECT4
 from .ttt import TTT
 
 FACES = (TTT, CONNECT4)
-# every game the bot plays, by its name: tictactoe, connect4, connect4-5x4
+# every game the bot plays, by its name: tictactoe, connect4-7x6, connect4, connect4-5x4
 GAME_NAMES = tuple(game for face in FACES for game in face.boards.values())

@@ -216,7 +216,7 @@ class Table(commands.Cog, name="TicTacToe"):
         typed = str(current).strip()  # Discord sends what is typed in a number option as a number
         return [
             app_commands.Choice(name=f"{c + 1}: {lang.say(look.where(c))}", value=c + 1)
-            for c in game.board.legal_moves
+            for c in sorted(game.board.legal_moves)  # 1 to 7, though 7x6 lists them centre out
             if str(c + 1).startswith(typed)
         ]
 
@@ -346,7 +346,10 @@ class Table(commands.Cog, name="TicTacToe"):
                     game=look_of(game).title,
                 )
             )
-            return await curve_png(guild_id, points, title, lang)
+            losses = None  # the classic board's losses per 50 games: no ways to count there
+            if look_of(game).game.classic:
+                losses = await self.service.losses_by_block(guild_id, game)
+            return await curve_png(guild_id, points, title, lang, losses)
         except Exception:
             log.exception("could not draw the learning curve of server %s", guild_id)
             return None

@@ -170,3 +170,35 @@ class StatsQueries:
             (guild_id, game, step, count - 1),
         )
         return [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
+
+    async def losses_by_block(
+        self, guild_id: int, *, block: int = 50, game: str = TICTACTOE
+    ) -> list[tuple[int, int]]:
+        """How often the bot lost, block by block of ``block`` games against it played to
+        the end (or resigned), oldest first: ``(games by the block's end, losses in it)``;
+        the last block may be shorter. The classic board's curve, where no count of the
+        ways to beat the bot exists."""
+        block = int(block)  # written into the statement: both databases divide integers
+        rows = await self._fetch(
+            f"SELECT (n - 1) / {block} AS b, COUNT(*),"
+            " SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END) FROM (SELECT result,"
+            " ROW_NUMBER() OVER (ORDER BY id) AS n FROM games WHERE guild_id = ? AND game = ?"
+            " AND opponent_id IS NULL AND result IN ('bot_won', 'player_won', 'draw', 'resigned'))"
+            " AS played GROUP BY b ORDER BY b",
+            (guild_id, game),
+        )
+        return [(int(b) * block + int(count), int(lost)) for b, count, lost in rows]
+
+    async def recent_losses(
+        self, guild_id: int, *, last: int = 50, game: str = TICTACTOE
+    ) -> tuple[int, int]:
+        """The bot's losses in the ``last`` games against it played to the end (or
+        resigned), and how many games that is (fewer at first)."""
+        ((count, lost),) = await self._fetch(
+            "SELECT COUNT(*), SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END) FROM"
+            " (SELECT result FROM games WHERE guild_id = ? AND game = ? AND opponent_id IS NULL"
+            " AND result IN ('bot_won', 'player_won', 'draw', 'resigned')"
+            " ORDER BY id DESC LIMIT ?) AS recent",
+            (guild_id, game, int(last)),
+        )
+        return int(lost or 0), int(count)

@@ -56,7 +56,10 @@ class BrainFigures:
 
     @classmethod
     def of(cls, memory: Memory) -> BrainFigures:
-        """Counted in full, whatever the game (Connect Four 5x4: about 70 ms)."""
+        """Counted in full, whatever the game (Connect Four 5x4: about 70 ms); the classic
+        board has no count (``None``: its tree is too large to search)."""
+        if not memory.game.searchable:
+            return cls(len(memory), None, None)
         return cls(
             len(memory),
             engine.analyse(memory, Mark.X).losing_lines,
@@ -139,7 +142,12 @@ def why_text(outcome: Outcome | None, word: str) -> Msg:
     return WHY[word][outcome]
 
 
-EXAMPLES = {TICTACTOE: "5 1 9", "connect4": "2 3 3", "connect4-5x4": "3 3 4"}
+EXAMPLES = {
+    TICTACTOE: "5 1 9",
+    "connect4": "2 3 3",
+    "connect4-5x4": "3 3 4",
+    "connect4-7x6": "4 4 3",
+}
 
 
 def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
@@ -345,6 +353,10 @@ class Brain:
         """What the bot knows after ``moves`` (a position not over yet). Changes nothing."""
         board = Board.from_moves(moves, game=game)
         memory = await self.memories.get(guild_id, game)
+        if board.game.classic:  # its facts' distances, and its own policy
+            from .classic_view import classic_view  # it imports this module
+
+            return classic_view(memory, board)
         known = engine.outlook(memory, board)
         choice = engine.choose_move(memory, board)
         return BrainView(board, known, choice, why_text(known[choice], board.game.move_word))

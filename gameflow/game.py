@@ -9,13 +9,19 @@ from data import GameRecord
 from engine import Board, Lesson, Mark
 from i18n import N_
 
-# The slash command group each game is played with (both Connect Four boards: /connect4).
-COMMANDS = {"tictactoe": "/ttt", "connect4": "/connect4", "connect4-5x4": "/connect4"}
+# The slash command group each game is played with (every Connect Four board: /connect4).
+COMMANDS = {
+    "tictactoe": "/ttt",
+    "connect4": "/connect4",
+    "connect4-5x4": "/connect4",
+    "connect4-7x6": "/connect4",
+}
 # each game's name as people read it, in their language
 TITLES = {
     "tictactoe": N_("Tic-tac-toe"),
     "connect4": N_("Connect Four 4×4"),
     "connect4-5x4": N_("Connect Four 5×4"),
+    "connect4-7x6": N_("Connect Four 7×6"),
 }
 
 

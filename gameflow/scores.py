@@ -27,6 +27,22 @@ class Stats:
     between_members: MemberRecord  # the server's games between members
     player_with_members: MemberRecord  # the player's own
     player_levels: dict[str, Record] = field(default_factory=dict)  # by level played
+    # the classic board, which has no count of the ways to beat the bot (``None`` elsewhere)
+    classic: ClassicFigures | None = None
+
+
+RECENT = 50  # the classic board's losses are told per this many recent games
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicFigures:
+    """What is true and moving on the classic board: where its lessons came from, and how
+    often it lost lately."""
+
+    by_post_mortem: int  # facts the solver proved, with their plies to the end
+    by_rules: int  # facts the three rules proved alone
+    recent_losses: int  # in the last ``recent_games`` games against the bot
+    recent_games: int
 
 
 class Scoreboard:
@@ -69,10 +85,26 @@ class Scoreboard:
         """The server's learning curve: at most about 500 points, however long its history."""
         return await self.store.curve(guild_id, game=game)
 
+    async def losses_by_block(self, guild_id: int, game: str) -> list[tuple[int, int]]:
+        """The classic board's curve of losses: ``(games by then, losses)`` per ``RECENT``
+        games against the bot."""
+        return await self.store.losses_by_block(guild_id, block=RECENT, game=game)
+
+    async def classic_figures(self, guild_id: int, memory: Memory) -> ClassicFigures:
+        game = memory.game.name
+        # the post-mortem's facts carry their distance; a fact the rules proved has none
+        # unless a post-mortem proved it again
+        by_post_mortem = sum(1 for _, _, plies in memory.distances() if plies is not None)
+        lost, games = await self.store.recent_losses(guild_id, last=RECENT, game=game)
+        return ClassicFigures(by_post_mortem, len(memory) - by_post_mortem, lost, games)
+
     async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
         memory = await self.memories.current(guild_id, game)
         figures = self.figures(guild_id, memory)
-        if figures.ways_to_beat_as_x is None:  # not kept up to date for this game
+        classic = None
+        if memory.game.classic:  # nothing to count: its own figures instead
+            classic = await self.classic_figures(guild_id, memory)
+        elif figures.ways_to_beat_as_x is None:  # not kept up to date for this game
             figures = await BrainFigures.counted(memory)
         return Stats(
             await self.store.record(guild_id, game=game),
@@ -83,6 +115,7 @@ class Scoreboard:
             await self.store.member_record(guild_id, game=game),
             await self.store.member_record(guild_id, player_id, game=game),
             await self.store.level_records(guild_id, player_id, game=game),
+            classic,
         )
 
     def figures(

@@ -62,7 +62,8 @@ PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
 
 
 def cell_list(cells) -> str:
-    return ", ".join(str(c + 1) for c in cells)
+    """Moves in reading order (the classic board lists its legal ones centre out)."""
+    return ", ".join(str(c + 1) for c in sorted(cells))
 
 
 class GameService:
@@ -159,6 +160,9 @@ class GameService:
 
     async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
         return await self.scoreboard.curve(guild_id, game)
+
+    async def losses_by_block(self, guild_id: int, game: str) -> list[tuple[int, int]]:
+        return await self.scoreboard.losses_by_block(guild_id, game)
 
     async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
         return await self.scoreboard.stats(guild_id, player_id, game)

@@ -19,7 +19,8 @@ from .common import NEUTRAL, TICTACTOE, duration_text, mention
 def brain_change_text(
     before: BrainFigures, after: BrainFigures, game: str = TICTACTOE, lang: Language = ENGLISH
 ) -> str:
-    """Lessons and ways to beat the bot, before → after."""
+    """Lessons and ways to beat the bot, before → after (lessons only on the classic
+    board, where nobody can count the ways)."""
     look = look_of(game)
 
     def ways(lines: int) -> str:
@@ -28,9 +29,12 @@ def brain_change_text(
     def row(name: str, old: int, new: int, shown=lang.number) -> str:
         return f"{name}: {shown(old)} → **{shown(new)}**"
 
+    lessons = row(lang.t("Lessons"), before.lessons, after.lessons)
+    if after.ways_to_beat_as_x is None:
+        return lessons
     return "\n".join(
         (
-            row(lang.t("Lessons"), before.lessons, after.lessons),
+            lessons,
             row(
                 lang.t("Ways to beat me as {mark}", mark=look.mark(Mark.X)),
                 before.ways_to_beat_as_x,

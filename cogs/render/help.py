@@ -9,17 +9,29 @@ from i18n import ENGLISH, N_, Language
 from .common import NEUTRAL
 
 WELCOME = N_(
-    "👋 Hello! I play **tic-tac-toe** and **Connect Four**, and I learn from every game I "
-    "lose, so this server will teach me. Start with `/ttt play` or `/connect4 play`; "
-    "`/ttt help` shows the rest."
+    "👋 Hello! I play **tic-tac-toe** and **Connect Four** (the classic 7×6 board, or the "
+    "minis 4×4 and 5×4), and I learn from every game I lose, so this server will teach me. "
+    "Start with `/ttt play` or `/connect4 play`; `/ttt help` shows the rest."
 )
 HOW_I_LEARN = N_(
     "I know only the rules. When I lose, I remember the position that cost me the game, "
     "proven, and never walk into it again: every server teaches its own bot, until nobody "
     "here can beat me."
 )
+POST_MORTEM = N_(
+    "On Connect Four's classic 7×6 board I also look back after every game I don't win: an "
+    "exact solver checks every column of every position where I was to move, and I keep "
+    "what it proves. So one loss teaches me where I went wrong, and which column would "
+    "have held."
+)
 PLAYER_COMMANDS = (
-    ("/ttt play · /connect4 play", N_("a game against me in this channel (you move first)")),
+    (
+        "/ttt play · /connect4 play",
+        N_(
+            "a game against me in this channel (you move first); Connect Four on 7×6 unless "
+            "you pick a mini board, 4×4 or 5×4"
+        ),
+    ),
     (
         "/ttt move · /connect4 move",
         N_("play a cell (1-9) or a column; the board's buttons too"),
@@ -49,7 +61,9 @@ def help_embed(*, admin: bool, lang: Language = ENGLISH) -> discord.Embed:
     """The private guide of ``/ttt help``: how the bot learns, and the commands the person
     may use (server managers also see theirs)."""
     embed = discord.Embed(
-        title=lang.t("How to play me"), description=lang.say(HOW_I_LEARN), colour=NEUTRAL
+        title=lang.t("How to play me"),
+        description=f"{lang.say(HOW_I_LEARN)}\n\n{lang.say(POST_MORTEM)}",
+        colour=NEUTRAL,
     )
     embed.add_field(
         name=lang.t("Commands"),

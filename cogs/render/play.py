@@ -9,10 +9,11 @@ import discord
 
 from engine import LOSS, WIN, Lesson, Mark
 from gameflow import PLAYED_OUT, BrainView, Game, Turn
+from gameflow.classic_view import ClassicView
 from gameflow.places import is_own_bot
 from i18n import ENGLISH, N_, Language
 
-from ..boards import Look, look_of
+from ..boards import KEYCAPS, Look, look_of
 from .common import COLOURS, NEUTRAL, TICTACTOE, mention
 
 
@@ -139,9 +140,10 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     else:
         title = lang.t("between members, watched by me")
         status = f"{players_text(game)}\n{status_text(game, lang=lang)}"
+    drawn = look.rows(game.board.code, game.moves[-1] if game.moves else None)
     embed = discord.Embed(
         title=f"{lang.say(look.title)}: {title}",
-        description=f"{look.rows(game.board.code)}\n\n{status}",
+        description=f"{drawn}\n\n{status}",
         colour=COLOURS.get(game.result, NEUTRAL),
     )
     learned = lesson_text(turn, lang)
@@ -220,17 +222,13 @@ def brain_embed(view: BrainView, title: str, lang: Language = ENGLISH) -> discor
     board = view.board
     look = look_of(board.game.name)
     rows = look.brain_rows(board, view.outlook)
-
-    def moves(outcome) -> str:
-        found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
-        return ", ".join(found) or lang.t("none")
-
-    legend = lang.t(
-        "🟩 proven win: {wins}\n🟥 proven loss: {losses}\n⬜ unknown: {unknown}",
-        wins=moves(WIN),
-        losses=moves(LOSS),
-        unknown=moves(None),
-    )
+    if isinstance(view, ClassicView):
+        legend = "\n".join(
+            f"{KEYCAPS[column]} {column_verdict(known, view.plies.get(column), lang)}"
+            for column, known in sorted(view.outlook.items())
+        )
+    else:
+        legend = moves_legend(view, lang)
     explained = lang.t(
         "For {mark}, the player to move:\n{legend}\n\nI would play **{move}** here: {why}.",
         mark=look.mark(board.turn),
@@ -241,3 +239,30 @@ def brain_embed(view: BrainView, title: str, lang: Language = ENGLISH) -> discor
     embed = discord.Embed(title=title, description=f"{rows}\n\n{explained}", colour=NEUTRAL)
     embed.set_footer(text=lang.say(look.brain_footer))
     return embed
+
+
+def column_verdict(known, plies: int | None, lang: Language) -> str:
+    """One column of the classic board's brain: a proven win or loss, and how many moves
+    (both players') the game lasts after it under perfect play, when the solver proved it."""
+    if known is None:
+        return lang.t("⬜ unknown")
+    if plies is None:
+        return lang.t("🟩 a proven win") if known is WIN else lang.t("🟥 a proven loss")
+    if known is WIN:
+        return lang.tn("🟩 wins in {count} more move", "🟩 wins in {count} more moves", plies)
+    return lang.tn("🟥 loses in {count} more move", "🟥 loses in {count} more moves", plies)
+
+
+def moves_legend(view: BrainView, lang: Language) -> str:
+    """The moves known to win, known to lose, and unknown, each in a line."""
+
+    def moves(outcome) -> str:
+        found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
+        return ", ".join(found) or lang.t("none")
+
+    return lang.t(
+        "🟩 proven win: {wins}\n🟥 proven loss: {losses}\n⬜ unknown: {unknown}",
+        wins=moves(WIN),
+        losses=moves(LOSS),
+        unknown=moves(None),
+    )

@@ -134,6 +134,30 @@ def stats_embed(
         inline=False,
     )
     embed.add_field(name=lang.t("Lessons learned"), value=lang.number(stats.facts), inline=True)
+    if stats.classic is not None:  # no count of the ways to beat me: what is true instead
+        classic = stats.classic
+        embed.add_field(
+            name=lang.t("Where they came from"),
+            value=lang.t(
+                "{post_mortem} from looking back at games, {rules} by the rules",
+                post_mortem=lang.number(classic.by_post_mortem),
+                rules=lang.number(classic.by_rules),
+            ),
+            inline=True,
+        )
+        embed.add_field(
+            name=lang.t("Lately"),
+            value=lang.tn(
+                "I lost {lost} of the last {count} game",
+                "I lost {lost} of the last {count} games",
+                classic.recent_games,
+                lost=classic.recent_losses,
+            )
+            if classic.recent_games
+            else lang.t("no game against me yet"),
+            inline=True,
+        )
+        return embed
     embed.add_field(
         name=lang.t("Playing {mark} (first)", mark=look.mark(Mark.X)),
         value=beatable(stats.beatable_as_x),

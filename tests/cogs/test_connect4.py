@@ -10,7 +10,8 @@ from tests.cogs.conftest import message_by_id
 from tests.cogs.test_challenges import button
 from tests.engine.connect4_oracle import solver
 
-STONES = {"🔴": "X", "🟡": "O", "🟥": "X", "🟨": "O", "⚪": "."}
+# a stone, a winning four's square, the last stone's heart
+STONES = {"🔴": "X", "🟡": "O", "🟥": "X", "🟨": "O", "❤️": "X", "💛": "O", "⚪": "."}
 KEYCAPS = [f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10)]
 
 
@@ -30,12 +31,14 @@ def winning_squares(message, height: int = 4) -> int:
 
 
 def columns_of(message) -> dict[int, dict]:
-    """Column number -> {'disabled', 'custom_id'}: one row of buttons, one per column
-    (and, on a finished board, a row with Rematch)."""
-    row, *rematch = message.components
-    assert [b.label for r in rematch for b in r.children] in ([], ["Rematch"])
+    """Column number -> {'disabled', 'custom_id'}: a button per column, in one row (two on
+    the classic board), and on a finished board a row with Rematch."""
+    rows = list(message.components)
+    if rows[-1].children[0].label == "Rematch":
+        assert [b.label for b in rows.pop().children] == ["Rematch"]
     return {
         int(b.custom_id.rsplit(":", 1)[1]): {"disabled": b.disabled, "custom_id": b.custom_id}
+        for row in rows
         for b in row.children
     }
 
@@ -66,7 +69,7 @@ async def drop(w, member, column, *, click=False):
 @pytest.mark.parametrize("click", [False, True], ids=["slash", "buttons"])
 async def test_a_game_won_against_the_naive_bot_is_learned_from(world, db_path, click):
     w = world
-    result = await w.alice.slash(w.channel, "connect4 play")
+    result = await w.alice.slash(w.channel, "connect4 play", board="4x4")
     assert not result.ephemeral
     message = result.response.message
     assert board_of(message) == "." * 16 and "Connect Four 4×4" in message.embeds[0].title
@@ -100,7 +103,7 @@ async def test_a_game_lost_to_the_bot_on_the_5x4_board(world):
 
 async def test_a_full_column_is_refused_privately_and_its_button_is_off(world):
     w = world
-    await w.alice.slash(w.channel, "connect4 play")
+    await w.alice.slash(w.channel, "connect4 play", board="4x4")
     await drop(w, w.alice, 1)  # the bot answers in column 1 too
     await drop(w, w.alice, 1)
     board = w.channel.last_message
@@ -116,7 +119,7 @@ async def test_a_full_column_is_refused_privately_and_its_button_is_off(world):
 
 async def test_one_game_per_channel_across_both_games(world):
     w = world
-    await w.alice.slash(w.channel, "connect4 play")
+    await w.alice.slash(w.channel, "connect4 play", board="4x4")
     refused = await w.bob.slash(w.channel, "ttt play")
     assert refused.ephemeral and "already playing in this channel" in refused.response.content
     mine = await w.alice.slash(w.channel, "ttt play")
@@ -125,7 +128,7 @@ async def test_one_game_per_channel_across_both_games(world):
     assert wrong.ephemeral and "play it with `/connect4 move`" in wrong.response.content
     await w.alice.slash(w.channel, "connect4 resign")
     await w.alice.slash(w.channel, "ttt play")
-    refused = await w.alice.slash(w.channel, "connect4 play")
+    refused = await w.alice.slash(w.channel, "connect4 play", board="4x4")
     assert refused.ephemeral and "`/ttt board`" in refused.response.content
     wrong = await w.alice.slash(w.channel, "connect4 move", column=1)
     assert wrong.ephemeral and "play it with `/ttt move`" in wrong.response.content
@@ -133,7 +136,9 @@ async def test_one_game_per_channel_across_both_games(world):
 
 async def test_a_member_game_of_connect4_is_watched_and_learned_from(world, db_path):
     w = world
-    result = await w.alice.slash(w.channel, "connect4 challenge", opponent=w.bob, first="me")
+    result = await w.alice.slash(
+        w.channel, "connect4 challenge", opponent=w.bob, first="me", board="4x4"
+    )
     invitation = result.response.message
     assert "Connect Four 4×4 challenge" in invitation.embeds[0].title
     assert "(🔴)" in invitation.embeds[0].description
@@ -151,7 +156,7 @@ async def test_a_member_game_of_connect4_is_watched_and_learned_from(world, db_p
 
 async def test_a_restart_mid_game_keeps_the_board_and_its_buttons(world, new_bot):
     w = world
-    await w.alice.slash(w.channel, "connect4 play")
+    await w.alice.slash(w.channel, "connect4 play", board="4x4")
     await drop(w, w.alice, 3)  # the bot answers 1
     board = w.channel.last_message
     await w.env.restart_bot(new_bot())
@@ -164,10 +169,10 @@ async def test_a_restart_mid_game_keeps_the_board_and_its_buttons(world, new_bot
 
 async def test_stats_and_leaderboard_are_per_game(world):
     w = world
-    await w.alice.slash(w.channel, "connect4 play")
+    await w.alice.slash(w.channel, "connect4 play", board="4x4")
     for _ in range(4):
         await drop(w, w.alice, 2)
-    stats = await w.alice.slash(w.channel, "connect4 stats")
+    stats = await w.alice.slash(w.channel, "connect4 stats", board="4x4")
     embed = stats.response.embeds[0]
     assert "Connect Four 4×4" in embed.title
     fields = {f.name: f.value for f in embed.fields}
@@ -178,7 +183,7 @@ async def test_stats_and_leaderboard_are_per_game(world):
     assert tic_fields["Lessons learned"] == "0" and "0 games" in tic_fields["This server"]
     other = await w.alice.slash(w.channel, "connect4 stats", board="5x4")
     assert "Connect Four 5×4" in other.response.embeds[0].title
-    board = await w.alice.slash(w.channel, "connect4 leaderboard")
+    board = await w.alice.slash(w.channel, "connect4 leaderboard", board="4x4")
     assert f"<@{w.alice.id}>" in board.response.embeds[0].description
     empty = await w.alice.slash(w.channel, "ttt leaderboard")
     assert "Nobody yet" in empty.response.embeds[0].description
@@ -186,21 +191,21 @@ async def test_stats_and_leaderboard_are_per_game(world):
 
 async def test_the_brain_view_names_columns_and_changes_nothing(world, db_path):
     w = world
-    await w.alice.slash(w.channel, "connect4 play")
+    await w.alice.slash(w.channel, "connect4 play", board="4x4")
     for _ in range(4):
         await drop(w, w.alice, 2)
     before = stored(db_path, w.guild.id)
-    result = await w.alice.slash(w.channel, "connect4 brain", moves="2 1 2 1 2")
+    result = await w.alice.slash(w.channel, "connect4 brain", moves="2 1 2 1 2", board="4x4")
     assert result.ephemeral
     text = result.response.embeds[0].description
     assert "I would play **column 2** here" in text  # it blocks the four it lost to
-    bad = await w.alice.slash(w.channel, "connect4 brain", moves="2 2 2 2 2")
+    bad = await w.alice.slash(w.channel, "connect4 brain", moves="2 2 2 2 2", board="4x4")
     assert bad.ephemeral and "Column 2 is full" in bad.response.content
     assert stored(db_path, w.guild.id) == before
 
 
 async def win_once(w, member=None):
-    await (member or w.alice).slash(w.channel, "connect4 play")
+    await (member or w.alice).slash(w.channel, "connect4 play", board="4x4")
     for _ in range(4):
         await drop(w, member or w.alice, 2)
 

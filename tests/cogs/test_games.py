@@ -147,10 +147,11 @@ async def test_stats_show_any_members_record(world, command):
     w = world
     await play_line(w, w.alice, [1, 4, 7])  # alice beats the naive bot at tic-tac-toe
     if command == "connect4 stats":
-        await w.alice.slash(w.channel, "connect4 play")
+        await w.alice.slash(w.channel, "connect4 play", board="4x4")
         for _ in range(4):
             await w.alice.slash(w.channel, "connect4 move", column=2)
-    result = await w.bob.slash(w.channel, command, member=w.alice)
+    board = {"board": "4x4"} if command == "connect4 stats" else {}
+    result = await w.bob.slash(w.channel, command, member=w.alice, **board)
     fields = {f.name: f.value for f in result.response.embeds[0].fields}
     assert "alice" in fields and "lost 1" in fields["alice"]  # her record, under her name
     own = await w.bob.slash(w.channel, command)
@@ -192,7 +193,9 @@ async def test_a_rematch_between_members_invites_the_same_member_the_sides_swapp
     from tests.cogs.test_challenges import button
 
     w = world
-    result = await w.alice.slash(w.channel, "connect4 challenge", opponent=w.bob, first="me")
+    result = await w.alice.slash(
+        w.channel, "connect4 challenge", opponent=w.bob, first="me", board="4x4"
+    )
     invitation = result.response.message
     await w.bob.click(invitation, custom_id=button(invitation, "Accept"))
     for n, column in enumerate([1, 2, 1, 2, 1, 2, 1]):  # alice (first) stacks column 1
@@ -226,8 +229,9 @@ async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
     move = "ttt move" if game == "tictactoe" else "connect4 move"
     option = "cell" if game == "tictactoe" else "column"
     wins = 0
+    board = {} if game == "tictactoe" else {"board": "4x4"}  # 7x6: tests/cogs/test_classic_face
     for _ in range(6):
-        started = await w.alice.slash(w.channel, command, level="easy")
+        started = await w.alice.slash(w.channel, command, level="easy", **board)
         assert "easy level" in started.response.message.embeds[0].title
         while (running := simcord_bot.service.running_game(w.channel.id)) is not None:
             pick = running.board.legal_moves[0] + 1
@@ -240,7 +244,7 @@ async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
     assert facts and all(judge(p) == o for p, o in facts)  # learned, and true
     assert levels == {"easy"}
     await w.env.advance_time(61)  # six games are six public posts: the minute's allowance
-    stats = await w.alice.slash(w.channel, command.replace("play", "stats"))
+    stats = await w.alice.slash(w.channel, command.replace("play", "stats"), **board)
     mine = next(f.value for f in stats.response.embeds[0].fields if f.name.startswith("You"))
     assert "easy: I won" in mine and "**6 games**" in mine
     assert wins > 0

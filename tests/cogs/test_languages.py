@@ -57,13 +57,13 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
 async def test_a_japanese_server_plays_and_refuses_in_japanese(simcord_env, locales):
     s = server(simcord_env, "ja", locales, member_locale="ja")
     started = await s.alice.slash(s.channel, "connect4 play")
-    assert started.response.embeds[0].title.startswith("四目並べ 4×4")
+    assert started.response.embeds[0].title.startswith("四目並べ 7×6")  # the default board
     refused = await s.alice.slash(s.channel, "ttt move", cell=5)
     assert refused.ephemeral
     assert "`/connect4 move`" in refused.response.content
-    assert refused.response.content.startswith("このチャンネルの対局は四目並べ 4×4です")
+    assert refused.response.content.startswith("このチャンネルの対局は四目並べ 7×6です")
     stats = (await s.alice.slash(s.channel, "connect4 stats")).response.embeds[0]
-    assert stats.title == "Heimでの四目並べ 4×4"
+    assert stats.title == "Heimでの四目並べ 7×6"
     assert "このサーバー" in {f.name for f in stats.fields}
 
 

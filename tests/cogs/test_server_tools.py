@@ -214,7 +214,7 @@ async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world
     for command in ("ttt stats", "ttt leaderboard", "connect4 stats", "ttt stats"):
         assert not (await w.alice.slash(w.channel, command)).ephemeral
     for column in (2, 3):  # the fifth and sixth posts: games, each won in four moves
-        assert not (await w.alice.slash(w.channel, "connect4 play")).ephemeral
+        assert not (await w.alice.slash(w.channel, "connect4 play", board="4x4")).ephemeral
         for _ in range(4):  # eight moves in the minute in all: never limited
             move = await w.alice.slash(w.channel, "connect4 move", column=column)
             assert not move.ephemeral, move.response.content
