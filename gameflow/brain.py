@@ -43,10 +43,11 @@ IMPORT_LIMITS = {
     TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
     "connect4": (8 << 20, 80_540),
     "connect4-5x4": (32 << 20, 2_000_000),
-    # the classic board: a bot's memory after 2,000 games has 20-35k facts, about 100 bytes
-    # each as exported (version 1, one field a line); each is re-proven by the solver, about
-    # 3 ms of CPU a fact (siblings share one solver call), in a worker process
-    CLASSIC: (32 << 20, 250_000),
+    # the classic board: a bot's memory after 2,000 games has 20-35k facts, about 105 bytes
+    # each as exported (version 1, one field a line). Each is re-proven by the solver, in a
+    # worker process: 41,733 facts of 1,500 games took 64 s of CPU (siblings share one
+    # solver call), so 120,000 take about 3 minutes, within an interaction's 15
+    CLASSIC: (16 << 20, 120_000),
 }
 
 
