@@ -11,18 +11,19 @@ characters, row by row from the top):
 
 {"format": "ttt-memory", "version": 1, "game": "connect4", "board": "4x4", "facts": [...]}
 
-Version 2, which this bot writes for every game but tic-tac-toe, is compact: about 3
-bytes a fact written without spaces, 7 with one a line, instead of 68 (a 5x4 memory of
-285,000 lessons is 0.9 MB, not 19.5 MB). Its
-facts are the positions' codes (``engine.Game.parse``: for Connect Four the bitboard of
-:mod:`engine.connect4`), each in its canonical orientation, in increasing order; each
-entry is ``(code - previous code - 1) * 2``, plus 1 for a loss (the previous code of the
-first is -1):
+Version 2, which this bot writes for every game but tic-tac-toe and the classic board,
+is compact: about 3 bytes a fact written without spaces, 7 with one a line, instead of 68
+(a 5x4 memory of 285,000 lessons is 0.9 MB, not 19.5 MB). Its facts are the positions'
+codes (``engine.Game.parse``: for Connect Four the bitboard of :mod:`engine.connect4`),
+each in its canonical orientation, in increasing order; each entry is
+``(code - previous code - 1) * 2``, plus 1 for a loss (the previous code of the first is
+-1):
 
 {"format": "ttt-memory", "version": 2, "game": "connect4", "board": "5x4",
  "facts": [4183, 26, 3, ...]}
 
-This bot reads both versions, of every game.
+This bot reads both versions, of every game (a version 2 document of the classic board,
+which an earlier bot could write, has no distances: the solver gives them).
 
 The classic board (7×6) is written in version 1 only, as people read it, each fact with
 its distance: ``"plies"``, from the position to the end under perfect play:
@@ -32,11 +33,11 @@ its distance: ``"plies"``, from the position to the end under perfect play:
 
 Its facts are too far from the end for the rules to prove, so an import re-proves each
 with the exact solver (:mod:`engine.solver`): its outcome and its distance (a fact without
-one takes the solver's). That is about 3 ms of CPU a fact, in the calling process; the bot
-runs it in a worker process, since the solver holds the GIL.
+one takes the solver's). That is about 1.5 ms of CPU a fact, in the calling process; the
+bot runs it in a worker process, since the solver holds the GIL.
 
-A document is accepted only if every fact proves itself from the document's own facts by
-the learning rules (see :func:`engine.memory.prove`), about a position legal play can
+Any other game's document is accepted only if every fact proves itself from the document's
+own facts by the learning rules (see :func:`engine.memory.prove`), about a position legal play can
 reach. Every memory this engine learns or exports does; a forged or mistaken fact does
 not, and would otherwise make a trained bot beatable again. The check reads a document
 fact by fact (even its JSON, so that a thread doing it lets others run), and can report

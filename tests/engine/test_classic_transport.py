@@ -150,3 +150,20 @@ def test_a_document_of_another_board_size_is_refused(document):
     short = {**document, "facts": [{"position": "." * 19 + "X", "outcome": "loss"}]}
     with pytest.raises(MemoryFormatError, match=r"facts\[0\].*42 characters"):
         engine.import_memory(short, game=CLASSIC)
+
+
+def test_a_compact_document_an_earlier_bot_wrote_is_read_and_re_proven(memory, document):
+    # version 2, as the compact writer made it for every board before the classic one's
+    codes, previous, facts = sorted((GAME.key_code(k), v) for k, v in memory.items()), -1, []
+    for code, value in codes:
+        facts.append((code - previous - 1) * 2 + (value == 2))
+        previous = code
+    compact = {**document, "version": 2, "facts": facts}
+    back = engine.import_memory(json.dumps(compact), game=CLASSIC)
+    assert [fact[:2] for fact in back.distances()] == [fact[:2] for fact in memory.distances()]
+    assert all(plies is not None for _key, _value, plies in back.distances())
+    facts[5] ^= 1  # a flipped outcome
+    with pytest.raises(MemoryFormatError, match=r"facts\[5\].*\(the solver\)"):
+        engine.import_memory({**compact, "facts": facts}, game=CLASSIC)
+    with pytest.raises(ValueError, match="version 1"):
+        engine.export_memory(memory, compact=True)
