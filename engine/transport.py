@@ -364,6 +364,11 @@ def _solved(game: Game, entries: Entries, progress: Progress | None) -> Memory:
     outcome and its distance; or :class:`MemoryFormatError` naming the first that is not."""
     from . import solver  # the solver's module loads bitbully only when it is used
 
+    if not solver.solver_available():
+        raise MemoryFormatError(
+            "the classic board's facts are re-proven by the solver, and this machine has none "
+            "(bitbully is not installed)"
+        )
     codes, claims, distances = entries.codes, entries.values, entries.plies
     total = 2 * len(codes)
     seen: dict[int, int] = {}

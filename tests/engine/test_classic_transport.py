@@ -167,3 +167,13 @@ def test_a_compact_document_an_earlier_bot_wrote_is_read_and_re_proven(memory, d
         engine.import_memory({**compact, "facts": facts}, game=CLASSIC)
     with pytest.raises(ValueError, match="version 1"):
         engine.export_memory(memory, compact=True)
+
+
+def test_without_the_solver_a_classic_document_is_refused_not_taken_unchecked(
+    document, monkeypatch
+):
+    from engine import solver
+
+    monkeypatch.setattr(solver, "_available", [False])
+    with pytest.raises(MemoryFormatError, match="re-proven by the solver"):
+        engine.import_memory(document, game=CLASSIC)
