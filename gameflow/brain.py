@@ -45,8 +45,8 @@ IMPORT_LIMITS = {
     "connect4-5x4": (32 << 20, 2_000_000),
     # the classic board: a bot's memory after 2,000 games has 20-35k facts, about 105 bytes
     # each as exported (version 1, one field a line). Each is re-proven by the solver, in a
-    # worker process: 41,733 facts of 1,500 games took 64 s of CPU (siblings share one
-    # solver call), so 120,000 take about 3 minutes, within an interaction's 15
+    # worker process: 29,046 facts of 1,100 games took 58 s of CPU (siblings share one
+    # solver call), so 120,000 take about 4 minutes, within an interaction's 15
     CLASSIC: (16 << 20, 120_000),
 }
 
