@@ -11,21 +11,33 @@ characters, row by row from the top):
 
 {"format": "ttt-memory", "version": 1, "game": "connect4", "board": "4x4", "facts": [...]}
 
-Version 2, which this bot writes for every game but tic-tac-toe, is compact: about 3
-bytes a fact written without spaces, 7 with one a line, instead of 68 (a 5x4 memory of
-285,000 lessons is 0.9 MB, not 19.5 MB). Its
-facts are the positions' codes (``engine.Game.parse``: for Connect Four the bitboard of
-:mod:`engine.connect4`), each in its canonical orientation, in increasing order; each
-entry is ``(code - previous code - 1) * 2``, plus 1 for a loss (the previous code of the
-first is -1):
+Version 2, which this bot writes for every game but tic-tac-toe and the classic board,
+is compact: about 3 bytes a fact written without spaces, 7 with one a line, instead of 68
+(a 5x4 memory of 285,000 lessons is 0.9 MB, not 19.5 MB). Its facts are the positions'
+codes (``engine.Game.parse``: for Connect Four the bitboard of :mod:`engine.connect4`),
+each in its canonical orientation, in increasing order; each entry is
+``(code - previous code - 1) * 2``, plus 1 for a loss (the previous code of the first is
+-1):
 
 {"format": "ttt-memory", "version": 2, "game": "connect4", "board": "5x4",
  "facts": [4183, 26, 3, ...]}
 
-This bot reads both versions, of every game.
+This bot reads both versions, of every game (a version 2 document of the classic board,
+which an earlier bot could write, has no distances: the solver gives them).
 
-A document is accepted only if every fact proves itself from the document's own facts by
-the learning rules (see :func:`engine.memory.prove`), about a position legal play can
+The classic board (7×6) is written in version 1 only, as people read it, each fact with
+its distance: ``"plies"``, from the position to the end under perfect play:
+
+{"format": "ttt-memory", "version": 1, "game": "connect4", "board": "7x6",
+ "facts": [{"position": "...42 characters...", "outcome": "loss", "plies": 9}, ...]}
+
+Its facts are too far from the end for the rules to prove, so an import re-proves each
+with the exact solver (:mod:`engine.solver`): its outcome and its distance (a fact without
+one takes the solver's). That is about 1.5 ms of CPU a fact, in the calling process; the
+bot runs it in a worker process, since the solver holds the GIL.
+
+Any other game's document is accepted only if every fact proves itself from the document's
+own facts by the learning rules (see :func:`engine.memory.prove`), about a position legal play can
 reach. Every memory this engine learns or exports does; a forged or mistaken fact does
 not, and would otherwise make a trained bot beatable again. The check reads a document
 fact by fact (even its JSON, so that a thread doing it lets others run), and can report
@@ -61,11 +73,16 @@ def export_memory(memory: Memory, *, compact: bool | None = None) -> dict[str, A
     tic-tac-toe, whose documents stay as they always were."""
     game = memory.game
     if compact is None:
-        compact = game.name != "tictactoe"
+        compact = game.name != "tictactoe" and not game.classic
+    if compact and game.classic:
+        raise ValueError("the classic board's documents are version 1: they keep distances")
     document: dict[str, Any] = {"format": FORMAT, "version": COMPACT if compact else VERSION}
     if game.name != "tictactoe" or compact:
         document["game"] = game.document_game
         document["board"] = game.board
+    if game.classic:
+        document["facts"] = [_classic_entry(f) for f in memory]
+        return document
     if not compact:
         document["facts"] = [{"position": f.position, "outcome": f.outcome.value} for f in memory]
         return document
@@ -75,6 +92,13 @@ def export_memory(memory: Memory, *, compact: bool | None = None) -> dict[str, A
         previous = code
     document["facts"] = facts
     return document
+
+
+def _classic_entry(fact) -> dict[str, Any]:
+    entry = {"position": fact.position, "outcome": fact.outcome.value}
+    if fact.distance is not None:
+        entry["plies"] = fact.distance
+    return entry
 
 
 def document_game(document: dict[str, Any]) -> Game:
@@ -87,7 +111,7 @@ def document_game(document: dict[str, Any]) -> Game:
             return game
     raise MemoryFormatError(
         f'unknown "game" {name!r} on "board" {board!r}: this bot reads tictactoe (3x3) '
-        "and connect4 (4x4 or 5x4)"
+        "and connect4 (4x4, 5x4 or 7x6)"
     )
 
 
@@ -122,6 +146,8 @@ def import_memory(
     if max_facts is not None and len(facts) > max_facts:
         raise TooManyFacts(len(facts), max_facts)
     entries = (_compact if version == COMPACT else _spelled)(found, facts)
+    if found.classic:
+        return _solved(found, entries, progress)
     return _checked(found, entries, progress)
 
 
@@ -211,12 +237,13 @@ class Entries:
     position's code, its value (WON or LOST), and the position as the document spells it
     (version 1; version 2's are spelled by the game when an error needs it)."""
 
-    __slots__ = ("codes", "positions", "values")
+    __slots__ = ("codes", "plies", "positions", "values")
 
     def __init__(self, spelled: bool) -> None:
         self.codes: list[int] = []
         self.values = bytearray()
         self.positions: list[str] | None = [] if spelled else None
+        self.plies: list[int | None] = []  # the classic board's distances, None if not given
 
     def position(self, index: int, game: Game) -> str:
         if self.positions is not None:
@@ -227,12 +254,19 @@ class Entries:
 def _spelled(game: Game, facts: list) -> Entries:
     """Version 1's entries, each read once: what is proven is exactly what is stored."""
     entries = Entries(spelled=True)
+    fields = {"position", "outcome"}
     for index, entry in enumerate(list(facts)):
-        if not isinstance(entry, dict) or set(entry) != {"position", "outcome"}:
+        if not isinstance(entry, dict) or not (
+            set(entry) == fields or (game.classic and set(entry) == {*fields, "plies"})
+        ):
             raise MemoryFormatError(
                 f'facts[{index}] must be an object with exactly "position" and "outcome"'
+                + (' (and "plies")' if game.classic else "")
             )
         position, outcome = entry["position"], entry["outcome"]
+        plies = entry.get("plies")
+        if plies is not None and (type(plies) is not int or not 0 <= plies <= game.move_count * 6):
+            raise MemoryFormatError(f"facts[{index}]: plies must be a whole number, got {plies!r}")
         if outcome not in ("win", "loss"):
             raise MemoryFormatError(
                 f'facts[{index}]: outcome must be "win" or "loss", got {outcome!r}'
@@ -244,6 +278,7 @@ def _spelled(game: Game, facts: list) -> Entries:
         entries.codes.append(code)
         entries.values.append(WON if outcome == "win" else LOST)
         entries.positions.append(position)
+        entries.plies.append(plies)
     return entries
 
 
@@ -259,22 +294,28 @@ def _compact(game: Game, facts: list) -> Entries:
             raise MemoryFormatError(f"facts[{index}] names a code beyond the {game.board} board's")
         codes.append(code)
         values.append(LOST if entry & 1 else WON)
+        entries.plies.append(None)
     return entries
 
 
-def _checked(game: Game, entries: Entries, progress: Progress | None) -> Memory:
-    """The memory of ``entries``, each about a position legal play reaches and proven by
-    the others; or :class:`MemoryFormatError` naming the first that is not."""
-    codes, claims = entries.codes, entries.values
-    total = 2 * len(codes)  # each is looked at twice: read, then proven
-    seen: dict[int, int] = {}
-    values: dict[int, int] = {}
-    empty, moves_of, winner, key_of = game.empty, game.moves, game.winner, game.key
-
+def _refusal(game: Game, entries: Entries):
     def refuse(index: int, why: str) -> MemoryFormatError:
         position = entries.position(index, game)
         return MemoryFormatError(f"facts[{index}]: position {position!r} {why}")
 
+    return refuse
+
+
+def _read(
+    game: Game, entries: Entries, progress: Progress | None, seen: dict[int, int]
+) -> dict[int, int]:
+    """The first look at every entry (half of the progress): each about a position legal
+    play reaches, not a draw, not claimed both ways; its values by key."""
+    codes, claims = entries.codes, entries.values
+    total = 2 * len(codes)  # each is looked at twice: read, then proven
+    values: dict[int, int] = {}
+    empty, moves_of, winner, key_of = game.empty, game.moves, game.winner, game.key
+    refuse = _refusal(game, entries)
     for index, code in enumerate(codes):
         if progress is not None and index % PROGRESS_EVERY == 0:
             progress(index, total)
@@ -293,6 +334,17 @@ def _checked(game: Game, entries: Entries, progress: Progress | None) -> Memory:
         known = values.setdefault(key_of(code), value)
         if known != value:
             raise refuse(index, f"is already known as a {OUTCOMES[known].value}")
+    return values
+
+
+def _checked(game: Game, entries: Entries, progress: Progress | None) -> Memory:
+    """The memory of ``entries``, each about a position legal play reaches and proven by
+    the others; or :class:`MemoryFormatError` naming the first that is not."""
+    codes, claims = entries.codes, entries.values
+    total = 2 * len(codes)
+    seen: dict[int, int] = {}
+    values = _read(game, entries, progress, seen)
+    refuse = _refusal(game, entries)
     seen.clear()
     known = values.get
     for index, code in enumerate(codes):
@@ -305,6 +357,63 @@ def _checked(game: Game, entries: Entries, progress: Progress | None) -> Memory:
     if progress is not None:
         progress(total, total)
     return memory_of(game, values)
+
+
+def _solved(game: Game, entries: Entries, progress: Progress | None) -> Memory:
+    """The classic board's memory of ``entries``, each re-proven by the exact solver, its
+    outcome and its distance; or :class:`MemoryFormatError` naming the first that is not."""
+    from . import solver  # the solver's module loads bitbully only when it is used
+
+    if not solver.solver_available():
+        raise MemoryFormatError(
+            "the classic board's facts are re-proven by the solver, and this machine has none "
+            "(bitbully is not installed)"
+        )
+    codes, claims, distances = entries.codes, entries.values, entries.plies
+    total = 2 * len(codes)
+    seen: dict[int, int] = {}
+    _read(game, entries, progress, seen)
+    refuse = _refusal(game, entries)
+    scored: dict[int, dict] = {}  # by canonical parent: a post-mortem's facts are siblings
+    proven: list[tuple[int, str, int]] = []
+    for index, code in enumerate(codes):
+        if progress is not None and index % PROGRESS_EVERY == 0:
+            progress(len(codes) + index, total)
+        truth = _solver_fact(game, code, seen, scored, solver)
+        claim, plies = OUTCOMES[claims[index]].value, distances[index]
+        if truth is None:
+            raise refuse(index, f"as a {claim} is a draw under perfect play (the solver)")
+        if truth[0] != claim:
+            raise refuse(index, f"as a {claim} is a {truth[0]} for its mover (the solver)")
+        if plies is not None and plies != truth[1]:
+            raise refuse(
+                index, f"as a {claim} in {plies} plies ends in {truth[1]} under perfect play "
+                "(the solver)"
+            )  # fmt: skip
+        proven.append((game.key(code), claim, truth[1]))
+    if progress is not None:
+        progress(total, total)
+    memory = Memory(game=game)
+    memory.add_proven(proven)
+    return memory
+
+
+def _solver_fact(game: Game, code: int, seen: dict[int, int], scored: dict, solver):
+    """The solver's fact about the reachable position ``code``: ``(outcome for its mover,
+    plies to the end)``, or ``None`` for a draw. It scores a parent that play reaches and
+    that goes on (once for all the children of a canonical parent)."""
+    if game.moves(code) is None:
+        return ("win", 0)  # reachable and finished, not a draw: the read checked it
+    parents = [parent for parent in game.parents(code) if seen.get(parent) == OPEN]
+    parents.sort(key=lambda parent: game.canonical(parent) not in scored)
+    parent = parents[0]
+    column = next(move for move, child, _ in game.moves(parent) if child == code)
+    canonical = game.canonical(parent)
+    if canonical != parent:
+        column = game.width - 1 - column  # the mirror's column
+    if canonical not in scored:
+        scored[canonical] = solver.score_all(canonical)
+    return scored[canonical][column]
 
 
 def memory_of(game: str | Game, values: dict[int, int]) -> Memory:

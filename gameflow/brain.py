@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
+import queue
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +21,7 @@ from typing import Any, Literal
 import engine
 from data import Snapshot, Store
 from engine import LOSS, WIN, Board, Mark, Memory, Outcome
-from engine.memory import WON
+from engine.memory import OUTCOMES, WON
 from engine.transport import NotJSONError, TooManyFacts, memory_of
 from i18n import N_, Msg, Nn_
 
@@ -26,6 +29,7 @@ from .errors import GameError, busy_means_unchanged
 from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories
 
 ImportMode = Literal["merge", "replace"]
+CLASSIC = "connect4-7x6"  # its import is re-proven by the solver, in a worker process
 Progress = Callable[[int, int], None]  # (steps done, steps in all), told on the event loop
 MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 KiB
 MAX_IMPORT_FACTS = 10_000  # a complete memory has fewer than 1,000
@@ -39,6 +43,11 @@ IMPORT_LIMITS = {
     TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
     "connect4": (8 << 20, 80_540),
     "connect4-5x4": (32 << 20, 2_000_000),
+    # the classic board: a bot's memory after 2,000 games has 20-35k facts, about 105 bytes
+    # each as exported (version 1, one field a line). Each is re-proven by the solver, in a
+    # worker process: 29,046 facts of 1,100 games took 58 s of CPU (siblings share one
+    # solver call), so 120,000 take about 4 minutes, within an interaction's 15
+    CLASSIC: (16 << 20, 120_000),
 }
 
 
@@ -102,6 +111,8 @@ class ImportPlan:
     known: int  # facts it knows already
     before: BrainFigures
     after: BrainFigures
+    checked_by: int  # the id of the process that checked the file (the classic board's:
+    # a worker's, since the solver holds the GIL)
 
     @property
     def dropped(self) -> int:
@@ -292,10 +303,22 @@ def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:
     memory: call it in a thread, on memories nobody changes meanwhile."""
     if mode == "replace":
         return document.copy()
+    if current.game.classic:  # the facts keep their distances
+        known = current.known
+        _contradiction(lambda key, value: known(key) or value, document)
+        result = current.copy()
+        _add_distances(result, document.distances())
+        return result
     values = dict(current.items())
+    _contradiction(values.setdefault, document)
+    return memory_of(current.game, values)
+
+
+def _contradiction(known: Callable[[int, int], int], document: Memory) -> None:
+    """Refuse a document that contradicts the memory ``known`` looks up: a key's value, or
+    the document's ``value`` if it is unknown (``dict.setdefault`` gathers the values)."""
     for key, value in document.items():
-        known = values.setdefault(key, value)
-        if known != value:
+        if known(key, value) != value:
             position = document.fact(key, value).position
             raise GameError(
                 N_(
@@ -312,7 +335,6 @@ def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:
                     position=position,
                 )
             )
-    return memory_of(current.game, values)
 
 
 def new_facts(current: Memory, document: Memory) -> list[tuple[str, str]]:
@@ -331,6 +353,74 @@ def document_file(memory: Memory) -> bytes:
     if document["version"] == 1:
         return json.dumps(document, indent=1).encode()
     return json.dumps(document, separators=(",", ":")).encode()
+
+
+def _check_in_worker(data: bytes, game: str, reports) -> None:
+    """A worker process's whole life: check an uploaded file of the classic board (the
+    solver holds the GIL, so no thread of the bot may run it), telling ``reports`` its
+    progress, then ``("done", (key, value, plies) of each fact, this process's id)`` or
+    ``("refused", the message)``."""
+    try:
+        memory = read_memory_file(
+            data, game, lambda done, total: reports.put(("progress", done, total))
+        )
+    except GameError as error:
+        reports.put(("refused", error.message))
+    else:
+        reports.put(("done", list(memory.distances()), os.getpid()))
+
+
+def _next_report(reports):
+    try:
+        return reports.get_nowait()
+    except queue.Empty:
+        return None
+
+
+def _add_distances(memory: Memory, facts) -> None:
+    """Add a classic board's proven facts, as :meth:`engine.Memory.distances` gives them."""
+    memory.add_proven((key, OUTCOMES[value].value, plies) for key, value, plies in facts)
+
+
+REPORTS_EVERY = 0.1  # seconds between looks at a check's reports
+
+
+async def check_in_process(
+    data: bytes, game: str, progress: Progress | None = None
+) -> tuple[Memory, int]:
+    """:func:`read_memory_file` in a process of its own, started for this import and ended
+    after it (the solver's book costs about 200 MB, and imports are rare); the loop goes
+    on meanwhile and ``progress`` is told on it. Returns the memory and the process id
+    that checked it."""
+    context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+    reports = context.Queue()
+    worker = context.Process(target=_check_in_worker, args=(data, game, reports), daemon=True)
+    worker.start()
+    try:
+        while True:
+            report = _next_report(reports)
+            if report is None:
+                if not worker.is_alive():
+                    await asyncio.sleep(REPORTS_EVERY)  # its last words may be on their way
+                    report = _next_report(reports)
+                    if report is None:
+                        raise RuntimeError(f"the import's check ended ({worker.exitcode})")
+                else:
+                    await asyncio.sleep(REPORTS_EVERY)
+                    continue
+            if report[0] == "progress":
+                if progress is not None:
+                    progress(*report[1:])
+            elif report[0] == "refused":
+                raise GameError(report[1])
+            else:
+                memory = Memory(game=game)
+                _add_distances(memory, report[1])
+                return memory, report[2]
+    finally:
+        if worker.is_alive():
+            worker.terminate()  # cancelled: its work is wasted
+        await asyncio.to_thread(worker.join)
 
 
 def _told_on(loop: asyncio.AbstractEventLoop, progress: Progress | None):
@@ -381,10 +471,15 @@ class Brain:
         progress: Progress | None = None,
     ) -> ImportPlan:
         """What importing ``data`` into the memory of ``game`` would change; nothing
-        changes yet. The file is checked in a thread (seconds for a big one), and
+        changes yet. The file is checked in a thread (seconds for a big one; the classic
+        board's, re-proven by the solver, in a worker process), and
         ``progress`` told how far the check is, now and then."""
-        told = _told_on(asyncio.get_running_loop(), progress)
-        document = await asyncio.to_thread(read_memory_file, data, game, told)
+        if engine.get_game(game).classic:
+            document, checked_by = await check_in_process(data, game, progress)
+        else:
+            told = _told_on(asyncio.get_running_loop(), progress)
+            document = await asyncio.to_thread(read_memory_file, data, game, told)
+            checked_by = os.getpid()
         current = (await self.memories.get(guild_id, game)).copy()  # the loop may teach it
         result = await asyncio.to_thread(combine, current, document, mode)
         known = current.known
@@ -397,6 +492,7 @@ class Brain:
             len(document) - new,
             await BrainFigures.counted(current),
             await BrainFigures.counted(result),
+            checked_by,
         )
 
     async def apply_import(self, plan: ImportPlan) -> BrainChange:

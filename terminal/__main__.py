@@ -2,8 +2,9 @@
 
 python -m terminal play                  a game against this memory (you move first)
 python -m terminal play --first bot      the bot moves first
-python -m terminal --game connect4 play  Connect Four 4x4 (or connect4-5x4); every command
-                                         takes --game, tictactoe by default
+python -m terminal --game connect4 play  Connect Four 4x4 (or connect4-5x4, or the classic
+                                         connect4-7x6); every command takes --game,
+                                         tictactoe by default
 python -m terminal train random 100000   train: random, self or teacher, 1 to 1,000,000
 python -m terminal stats                 the record, the lessons, the ways to beat it
 python -m terminal export memory.json    the memory as a ttt-memory file
@@ -120,7 +121,52 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
             f"Learned: {position_text(turn.game.moves[: lesson.ply])}, {whose} move {where} "
             f"is a {lesson.outcome.value}."
         )
+    await look_back(service, server, turn)
     return 0
+
+
+async def look_back(service: GameService, server: int, turn: Turn) -> None:
+    """The classic board's post-mortem of a game the bot did not win: the solver values
+    every column of every position where the bot was to move, here, synchronously (the
+    terminal has no event loop to protect), and the lesson is told in a sentence or two."""
+    game, rules = turn.game, turn.game.rules
+    if not rules.classic or game.result not in ("player_won", "draw"):
+        return
+    if not engine.solver_available():
+        print("No solver on this machine: on this board I learn by the rules alone.")
+        return
+    print("🔍 Looking back at this game…")
+    moves = list(game.moves)
+    facts = engine.post_mortem(rules, moves, game.bot_mark)
+    async with service.memories.changing(server, rules.name) as memory:
+        known = memory.known
+        spelled = [
+            (rules.spell(rules.key_code(key)), outcome)
+            for key, outcome, _plies in facts
+            if not known(key)
+        ]
+        version = await service.store.add_facts(server, spelled, game=rules.name, now=time.time())
+        engine.apply_post_mortem(memory, facts)
+        service.memories.replace(server, memory, version)
+    print(lesson_text(engine.describe_post_mortem(rules, moves, facts, game.bot_mark), spelled))
+
+
+def lesson_text(verdict: engine.Verdict | None, new: list) -> str:
+    learned = f" ({plural(len(new), 'new lesson')}.)"
+    if verdict is None:
+        return f"I looked back: no other column of mine would have done better.{learned}"
+    move = f"my move {verdict.move_number} (column {verdict.column + 1})"
+    if verdict.played == "draw":
+        return (
+            f"I looked back: {move} let a win go; column {verdict.held + 1} would have won. "
+            f"I won't miss it there again.{learned}"
+        )
+    held = "won" if verdict.held_outcome == "win" else "held"
+    return (
+        f"I looked back: {move} lost, and column {verdict.held + 1} would have {held}. "
+        f"From there you could force a win in {plural(verdict.opponent_moves, 'move')}. "
+        f"I won't play it there again.{learned}"
+    )
 
 
 def position_text(moves: tuple[int, ...]) -> str:
@@ -143,6 +189,8 @@ def progress_line(p: TrainingProgress) -> str:
 
 
 def change_text(before: BrainFigures, after: BrainFigures) -> str:
+    if after.ways_to_beat_as_x is None:  # the classic board: no exhaustive search
+        return f"lessons {before.lessons:,} → {after.lessons:,}"
     return (
         f"lessons {before.lessons:,} → {after.lessons:,}; ways to beat me as X "
         f"{before.ways_to_beat_as_x:,} → {after.ways_to_beat_as_x:,}, as O "
@@ -172,6 +220,9 @@ async def stats(service: GameService, server: int, game: str) -> int:
         f"{plural(record.games, 'game')} against me: I won {record.bot_wins:,}, lost "
         f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
     )
+    if figures.ways_to_beat_as_x is None:  # the classic board: no exhaustive search
+        print(f"{plural(figures.lessons, 'lesson')}.")
+        return 0
     print(
         f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X (moving first): "
         f"{figures.ways_to_beat_as_x:,}; as O (moving second): {figures.ways_to_beat_as_o:,}."
@@ -229,33 +280,50 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}. See {self.prog} --help.\n")
 
 
+COMMANDS = {
+    "play": "play a game",
+    "train": "train against a practice opponent",
+    "stats": "the record, the lessons, the ways to beat the bot",
+    "export": "write the memory to a file",
+    "import": "load a memory file, proof-checked",
+}
+
+
+def where(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """--server and --game, before the command or after it; only the top level has
+    defaults (a command's would overwrite what was given before it)."""
+    parser.add_argument(
+        "--server",
+        type=server_id,
+        default=0 if top else argparse.SUPPRESS,
+        help="a Discord server's ID (default 0: the terminal's)",
+    )
+    parser.add_argument(
+        "--game",
+        choices=list(engine.GAMES),
+        default=TICTACTOE if top else argparse.SUPPRESS,
+        help="which game and memory (default: tictactoe; connect4 is 4x4, connect4-7x6 the "
+        "classic board)",
+    )
+
+
 def parser() -> argparse.ArgumentParser:
     top = OneLineParser(
         prog="python -m terminal",
         description="Play and manage the bot: tic-tac-toe and Connect Four.",
     )
-    top.add_argument(
-        "--server",
-        type=server_id,
-        default=0,
-        help="a Discord server's ID (default 0: the terminal's)",
-    )
-    top.add_argument(
-        "--game",
-        choices=list(engine.GAMES),
-        default=TICTACTOE,
-        help="which game and memory (default: tictactoe; connect4 is 4x4)",
-    )
+    where(top, top=True)
     commands = top.add_subparsers(dest="command", required=True)
-    play_ = commands.add_parser("play", help="play a game")
+    for name, help_ in COMMANDS.items():
+        where(commands.add_parser(name, help=help_), top=False)
+    play_ = commands.choices["play"]
     play_.add_argument("--first", choices=("me", "bot"), default="me")
-    train_ = commands.add_parser("train", help="train against a practice opponent")
+    train_ = commands.choices["train"]
     train_.add_argument("opponent", choices=OPPONENTS)
     train_.add_argument("games", type=int, help=f"1 to {MAX_GAMES:,}")
-    commands.add_parser("stats", help="the record, the lessons, the ways to beat the bot")
-    export_ = commands.add_parser("export", help="write the memory to a file")
+    export_ = commands.choices["export"]
     export_.add_argument("file", type=Path)
-    import__ = commands.add_parser("import", help="load a memory file, proof-checked")
+    import__ = commands.choices["import"]
     import__.add_argument("file", type=Path)
     import__.add_argument("--replace", action="store_true", help="take it instead of merging")
     import__.add_argument("--yes", action="store_true", help="do not ask")

@@ -1,0 +1,57 @@
+"""The classic board's (7×6) import through the game flow: re-proven by the solver in a
+worker process, never on the event loop or in the bot's own process."""
+
+import asyncio
+import json
+import os
+import time
+from itertools import pairwise
+
+import pytest
+
+import engine
+from gameflow import GameError
+from tests.engine.test_classic_transport import CLASSIC, forged, learned_memory, with_plies
+from tests.gameflow.test_service import GUILD
+
+
+@pytest.fixture(scope="module")
+def memory():
+    return learned_memory(games=12, seed=8)
+
+
+async def test_an_import_is_checked_in_a_worker_process_with_progress_and_kept(service, memory):
+    data = json.dumps(engine.export_memory(memory)).encode()
+    told, beats = [], []
+
+    async def heartbeat():  # the loop keeps running while the solver works elsewhere
+        while True:
+            beats.append(time.monotonic())
+            await asyncio.sleep(0.05)
+
+    beating = asyncio.create_task(heartbeat())
+    try:
+        plan = await service.brain.plan_import(
+            GUILD, data, "merge", CLASSIC, lambda done, total: told.append((done, total))
+        )
+    finally:
+        beating.cancel()
+    assert plan.checked_by != os.getpid()  # the solver ran in another process
+    assert told and told[-1][0] == told[-1][1] == 2 * len(memory)
+    assert max(b - a for a, b in pairwise(beats)) < 0.5
+    assert plan.new == len(memory) and plan.after.lessons == len(memory)
+    assert plan.after.ways_to_beat_as_x is None  # not counted on 7x6
+    await service.brain.apply_import(plan)
+    imported = await service.memory(GUILD, CLASSIC)
+    assert [fact[:2] for fact in imported.distances()] == [fact[:2] for fact in memory.distances()]
+    assert all(plies is not None for _key, _value, plies in imported.distances())
+
+
+async def test_a_forged_import_is_refused_from_the_worker_naming_the_entry(service, memory):
+    document = engine.export_memory(memory)
+    index = with_plies(document)
+    flipped = "loss" if document["facts"][index]["outcome"] == "win" else "win"
+    data = json.dumps(forged(document, index, outcome=flipped)).encode()
+    with pytest.raises(GameError, match=rf"facts\[{index}\].*Nothing was changed"):
+        await service.brain.plan_import(GUILD, data, "merge", CLASSIC)
+    assert len(await service.memory(GUILD, CLASSIC)) == 0
