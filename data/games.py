@@ -225,10 +225,12 @@ class GameQueries:
 
     async def finish_review(
         self,
-        game: GameRecord,
+        game_id: int,
+        guild_id: int,
         facts: Iterable[tuple[str, str, int | None]],
         *,
         now: float,
+        game: str = TICTACTOE,
     ) -> None:
         """Store a game's post-mortem: its facts (credited to the game) and the review
         done, in one transaction. Raises :class:`StaleGameError`, writing nothing, if the
@@ -236,12 +238,12 @@ class GameQueries:
         statements = [
             (
                 "UPDATE games SET review = ? WHERE id = ? AND review = ? RETURNING id",
-                (REVIEW_DONE, game.id, REVIEW_PENDING),
+                (REVIEW_DONE, game_id, REVIEW_PENDING),
             )
         ]
         facts = list(facts)
         if facts:
-            statements.append(_add_facts(game.guild_id, game.game, facts, now=now, game_id=game.id))
+            statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
         await self._write(statements, guarded=True)
 
     async def pending_reviews(self, shards: Shards | None = None) -> list[GameRecord]:

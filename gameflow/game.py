@@ -10,12 +10,18 @@ from engine import Board, Lesson, Mark
 from i18n import N_
 
 # The slash command group each game is played with (both Connect Four boards: /connect4).
-COMMANDS = {"tictactoe": "/ttt", "connect4": "/connect4", "connect4-5x4": "/connect4"}
+COMMANDS = {
+    "tictactoe": "/ttt",
+    "connect4": "/connect4",
+    "connect4-5x4": "/connect4",
+    "connect4-7x6": "/connect4",
+}
 # each game's name as people read it, in their language
 TITLES = {
     "tictactoe": N_("Tic-tac-toe"),
     "connect4": N_("Connect Four 4×4"),
     "connect4-5x4": N_("Connect Four 5×4"),
+    "connect4-7x6": N_("Connect Four 7×6"),
 }
 
 
@@ -123,3 +129,4 @@ class Turn:
     bot_cell: int | None = None  # the bot's reply: a cell 0..8, or a column 0..W-1
     lessons: tuple[Lesson, ...] = ()
     memory_size: int = 0
+    reviewing: bool = False  # a post-mortem runs: GameService.review(game id) gives its lesson

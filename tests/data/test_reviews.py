@@ -37,11 +37,11 @@ async def test_a_pending_review_is_stored_once_with_its_facts_and_their_distance
     (pending,) = await store.pending_reviews()
     assert pending.id == game.id and pending.review == REVIEW_PENDING
     facts = [(_after(3), "loss", 7), (_after(2), "win", 12)]
-    await store.finish_review(pending, facts, now=3.0)
+    await store.finish_review(pending.id, 1, facts, now=3.0, game=CLASSIC)
     assert await store.pending_reviews() == []
     assert (await store.game(game.id)).review == REVIEW_DONE
     with pytest.raises(StaleGameError):  # a second run of the same review writes nothing
-        await store.finish_review(pending, [(_after(4), "loss", 5)], now=4.0)
+        await store.finish_review(pending.id, 1, [(_after(4), "loss", 5)], now=4.0, game=CLASSIC)
     loaded = await store.load_facts(1, CLASSIC)
     # the rules' fact gained the distance the post-mortem proved; the other is new
     assert sorted(loaded) == sorted(facts)
