@@ -57,11 +57,17 @@ class Reviews:
     def needed(self, game: Game, result: str) -> bool:
         """Whether a game ending with ``result`` gets a post-mortem: a classic board's
         game played out, that the bot did not win, with the solver at hand."""
-        if not (game.rules.classic and self.worker.available):
-            return False
-        if game.vs_bot:
-            return result in ("player_won", "draw")
-        return result in ("player_won", "opponent_won", "draw")
+        return self.worker.available and _reviewable(game, result)
+
+    def rules_only(self, game: Game) -> bool:
+        """Whether a finished game would have had a post-mortem, but no solver is at hand
+        (its board says it learned by the rules alone)."""
+        return not self.worker.available and _reviewable(game, game.result)
+
+    async def note_board(self, game: Game, message_id: int) -> None:
+        """The final board of a game under review, to edit with its lesson (after a
+        restart too)."""
+        await self.store.set_message(game.id, message_id)
 
     def start(self, game: Game) -> None:
         """Run a finished game's post-mortem (stored as pending) in the background."""
@@ -128,6 +134,14 @@ class Reviews:
             else None
         )
         return ReviewOutcome(game, verdict, new)
+
+
+def _reviewable(game: Game, result: str) -> bool:
+    if not game.rules.classic:
+        return False
+    if game.vs_bot:
+        return result in ("player_won", "draw")
+    return result in ("player_won", "opponent_won", "draw")
 
 
 def _logged(task: asyncio.Task) -> None:
