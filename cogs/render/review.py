@@ -24,15 +24,15 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
             return lang.t("I looked back: nothing new to learn from this game.")
         if not game.vs_bot:
             return lang.tn(
-                "I looked back at both sides' moves and learned {count} new fact.",
-                "I looked back at both sides' moves and learned {count} new facts.",
+                "I looked back at both sides' moves and learned {count} new lesson.",
+                "I looked back at both sides' moves and learned {count} new lessons.",
                 outcome.new_facts,
             )
         return lang.tn(
             "I looked back: I played every move as well as it could be played, and learned "
-            "{count} new fact about the columns I didn't play.",
+            "{count} new lesson about the columns I didn't play.",
             "I looked back: I played every move as well as it could be played, and learned "
-            "{count} new facts about the columns I didn't play.",
+            "{count} new lessons about the columns I didn't play.",
             outcome.new_facts,
         )
     move, column, held = verdict.move_number, verdict.column + 1, verdict.held + 1

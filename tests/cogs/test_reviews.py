@@ -5,10 +5,7 @@ import pytest
 
 from cogs.boards import LOOKS, ConnectFourLook
 from cogs.connect4 import CONNECT4
-from engine import get_game, solver
 from tests.gameflow.test_reviews import best_column
-
-RULES = get_game("connect4-7x6")
 
 
 class RowsOfFour(ConnectFourLook):
