@@ -3,28 +3,13 @@ looking back while the solver runs in its worker, then is edited once with the l
 
 import pytest
 
-from cogs.boards import LOOKS, ConnectFourLook
-from cogs.connect4 import CONNECT4
+from tests.classic_board import offer_classic_board
 from tests.gameflow.test_reviews import best_column
-
-
-class RowsOfFour(ConnectFourLook):
-    """The 7×6 board's buttons in rows of at most 5, as Discord wants them (the board's
-    own look is another change's)."""
-
-    def component_rows(self, prefix, code, disabled):
-        buttons = [
-            b for row in super().component_rows(prefix, code, disabled) for b in row["components"]
-        ]
-        return [{"type": 1, "components": buttons[i : i + 4]} for i in range(0, len(buttons), 4)]
 
 
 @pytest.fixture(autouse=True)
 def classic_board(monkeypatch):
-    """The 7×6 board offered by /connect4 for these tests only: its face (buttons, default,
-    look) is another change's; this one needs the board to be playable."""
-    monkeypatch.setitem(CONNECT4.boards, "7x6", "connect4-7x6")
-    monkeypatch.setitem(LOOKS, "connect4-7x6", RowsOfFour("connect4-7x6"))
+    offer_classic_board(monkeypatch.setitem)
 
 
 def review_field(message):
@@ -63,3 +48,39 @@ async def test_a_lost_7x6_game_says_looking_back_then_the_lesson_in_one_edit(
     assert edits.count("🔍 looking back at this game…") == 1  # one edit, with the lesson
     game = await simcord_bot.service.store.game(game_id)
     assert game.review == "done" and game.message_id == final.id
+
+
+async def play_to_the_end(start, move, service):
+    """Start a 7×6 game (the bot first) and beat it with perfect moves; the last answer."""
+    result = await start()
+    channel_id = result.response.message.channel.id
+    while (running := service.running_game(channel_id)) is not None:
+        result = await move(best_column(running.moves))
+        assert not result.ephemeral, result.response.content
+    return result
+
+
+async def test_a_game_in_a_dm_with_the_bot_gets_its_lesson_too(world, simcord_bot):
+    alice = world.alice.user
+    result = await play_to_the_end(
+        lambda: alice.slash("connect4 play", board="7x6", first="bot"),
+        lambda column: alice.slash("connect4 move", column=column),
+        simcord_bot.service,
+    )
+    await world.env.settle()
+    lesson = review_field(result.response.message)
+    assert lesson is not None and lesson.startswith("I looked back: my move ")
+
+
+async def test_without_the_solver_the_final_board_says_it_learns_by_the_rules(world, simcord_bot):
+    w = world
+    simcord_bot.service.reviews.worker.available = False  # as TTT_SOLVER=off makes it
+    await play_to_the_end(
+        lambda: w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot"),
+        lambda column: w.alice.slash(w.channel, "connect4 move", column=column),
+        simcord_bot.service,
+    )
+    await w.env.settle()
+    final = w.channel.last_message
+    assert review_field(final).startswith("No solver is installed here")
+    assert not simcord_bot.service.reviews.worker.started
