@@ -3,7 +3,9 @@ looking back while the solver runs in its worker, then is edited once with the l
 
 import pytest
 
+from gameflow.postmortem import WorkerGone
 from tests.classic_board import offer_classic_board
+from tests.cogs.conftest import message_by_id
 from tests.gameflow.test_reviews import best_column
 
 
@@ -84,3 +86,29 @@ async def test_without_the_solver_the_final_board_says_it_learns_by_the_rules(wo
     final = w.channel.last_message
     assert review_field(final).startswith("No solver is installed here")
     assert not simcord_bot.service.reviews.worker.started
+
+
+async def test_a_review_cut_short_by_a_restart_runs_again_and_edits_its_board(
+    world, simcord_bot, new_bot
+):
+    w = world
+
+    async def killed_midway(*args):
+        raise WorkerGone("killed")  # each time: the review stays pending in the store
+
+    simcord_bot.service.reviews.worker.post_mortem = killed_midway
+    await play_to_the_end(
+        lambda: w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot"),
+        lambda column: w.alice.slash(w.channel, "connect4 move", column=column),
+        simcord_bot.service,
+    )
+    await w.env.settle()
+    board = w.channel.last_message
+    assert review_field(board).startswith("I couldn't look back at this game just now")
+    restarted = new_bot()
+    await w.env.restart_bot(restarted)
+    assert len(restarted.service.reviews.recovered) == 1
+    await w.env.settle()
+    lesson = review_field(message_by_id(w.channel, board.id))
+    assert lesson.startswith("I looked back: my move ")
+    assert await restarted.service.store.pending_reviews() == []
