@@ -25,6 +25,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bench.bot import percentile
+from tests.classic_board import LOOKING_BACK, classic_position, looking_back
 from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake
 
 # Runs bot.py as `python bot.py` would (or BENCH_SCRIPT), pointed at the fake, with a probe
@@ -80,7 +81,7 @@ def write():
             profile.dump_stats(os.environ["BENCH_PROFILE"])
 threading.Thread(target=write, daemon=True).start()
 sys.argv = sys.argv[2:]
-if os.environ.get("BENCH_CLASSIC"):  # /connect4 play board:7x6, before its face is in
+if os.environ.get("BENCH_CLASSIC"):  # /connect4 play board:7x6 (tests/classic_board.py)
     from tests.classic_board import offer_classic_board
     offer_classic_board()
 if profile is not None:
@@ -152,21 +153,6 @@ async def play(
             board = answered.message
             if game_id_of(board) is None:
                 break
-
-
-STONES = {"🔴": "X", "🟡": "O", "🟥": "X", "🟨": "O", "⚪": "."}
-LOOKING_BACK = "🔍 looking back at this game…"
-
-
-def classic_position(board: dict) -> str:
-    """The 7×6 position drawn in a board message, row by row from the top."""
-    rows = board["embeds"][0]["description"].splitlines()[:6]
-    return "".join(STONES[s] for row in rows for s in row.split())
-
-
-def looking_back(board: dict | None) -> str | None:
-    fields = (board or {}).get("embeds", [{}])[0].get("fields") or []
-    return next((f["value"] for f in fields if f["name"] == "Looking back"), None)
 
 
 async def play_classic(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -21,6 +23,7 @@ import engine
 from engine import solver
 
 NICENESS = 5  # background work, but a person waits for its lesson on the board
+ORPHAN_CHECK_SECONDS = 1.0
 SOLVER_SWITCH = "TTT_SOLVER"  # "off": as if bitbully were not installed
 
 # a post-mortem's fact: (canonical key, "win" or "loss" for the mover, plies, its position
@@ -32,9 +35,18 @@ class WorkerGone(RuntimeError):
     """The worker process died during a post-mortem (killed, out of memory)."""
 
 
-def _start() -> None:
+def _start(parent_pid: int) -> None:
     os.nice(NICENESS)
+    # a bot killed outright (SIGKILL, out of memory) cannot stop its worker: the worker
+    # stops itself once its parent is gone, or it would hold the bot's output pipes open
+    threading.Thread(target=_orphaned, args=(parent_pid,), daemon=True).start()
     solver.load()  # the book, once per process
+
+
+def _orphaned(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _post_mortem(game: str, moves: list[int], bot: int | None) -> list[ReviewedFact]:
@@ -72,7 +84,10 @@ class PostMortemWorker:
             raise solver.SolverUnavailable("the solver is not available to this bot")
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=get_context("spawn"), initializer=_start
+                max_workers=1,
+                mp_context=get_context("spawn"),
+                initializer=_start,
+                initargs=(os.getpid(),),
             )
         pool = self._pool
         try:

@@ -25,3 +25,20 @@ def offer_classic_board(setitem=operator.setitem) -> None:
     """Offer the board (``setitem``: a test's ``monkeypatch.setitem``, to undo it after)."""
     setitem(CONNECT4.boards, "7x6", CLASSIC)
     setitem(LOOKS, CLASSIC, RowsOfFour(CLASSIC))
+
+
+# reading a 7×6 board back from a message's JSON (the fake Discord's, the benchmarks')
+STONES = {"🔴": "X", "🟡": "O", "🟥": "X", "🟨": "O", "⚪": "."}
+LOOKING_BACK = "🔍 looking back at this game…"
+
+
+def classic_position(board: dict) -> str:
+    """The 7×6 position drawn in a board message, row by row from the top."""
+    rows = board["embeds"][0]["description"].splitlines()[:6]
+    return "".join(STONES[s] for row in rows for s in row.split())
+
+
+def looking_back(board: dict | None) -> str | None:
+    """What a board message says under "Looking back", if anything."""
+    fields = (board or {}).get("embeds", [{}])[0].get("fields") or []
+    return next((f["value"] for f in fields if f["name"] == "Looking back"), None)

@@ -526,10 +526,13 @@ async def launch_bot(
 
 # Points discord.py at the fake, then runs bot.py exactly as `python bot.py` would.
 _LAUNCHER = """
-import runpy, sys
+import os, runpy, sys
 import discord.gateway, discord.http, yarl
 discord.http.Route.BASE = sys.argv[1] + "/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1] + "/gateway")
+if os.environ.get("BENCH_CLASSIC"):  # /connect4 play board:7x6 (tests/classic_board.py)
+    from tests.classic_board import offer_classic_board
+    offer_classic_board()
 sys.argv = sys.argv[2:]
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
