@@ -330,6 +330,8 @@ class TicTacToeBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        if self.service is not None:
+            await self.service.close()  # the post-mortems' worker process
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -25,6 +25,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bench.bot import percentile
+from tests.classic_board import LOOKING_BACK, classic_position, looking_back
 from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake
 
 # Runs bot.py as `python bot.py` would (or BENCH_SCRIPT), pointed at the fake, with a probe
@@ -149,6 +150,78 @@ async def play(
             board = answered.message
             if game_id_of(board) is None:
                 break
+
+
+async def play_classic(
+    fake: FakeDiscord, player: User, channel: int, games: int, record, boards: list
+) -> None:
+    """Play ``games`` 7×6 games in ``channel``, the bot first, each move a perfect player's
+    (the solver's, here in the bench's process), so the bot loses and post-mortems run.
+    Each final board goes to ``boards`` with when it was answered."""
+    from engine import get_game, solver
+
+    rules = get_game("connect4-7x6")
+    for _ in range(games):
+        asked = await fake.slash(player, "connect4 play", channel, board="7x6", first="bot")
+        board = (await fake.answered(asked)).message
+        while True:
+            buttons = [b for row in board["components"] for b in row["components"]]
+            if not any(b["custom_id"].startswith("ttt:") and not b.get("disabled")
+                       for b in buttons):  # fmt: skip
+                break
+            code = rules.parse(classic_position(board))
+            column = solver.best_columns(code)[0] + 1
+            sent = time.monotonic()
+            asked = await fake.slash(player, "connect4 move", channel, column=column)
+            board = (await fake.answered(asked)).message
+            record["slash"].append(time.monotonic() - sent)
+        if looking_back(board) == LOOKING_BACK:
+            boards.append((int(board["id"]), time.monotonic()))
+
+
+async def run_classic(players: int, games: int, timeout: float = 300) -> dict:
+    """``players`` members each beat the bot ``games`` times on 7×6 at once, then wait for
+    every final board's lesson: the post-mortems run in the bot's worker meanwhile."""
+    async with bot_process(players, {}) as (fake, process, loop_report):
+        await asyncio.wait_for(fake.synced.wait(), 60)
+        members = [User(snowflake(), f"player{i}") for i in range(players)]
+        record: dict[str, list[float]] = {"button": [], "slash": []}
+        boards: list[tuple[int, float]] = []
+        cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
+        await asyncio.gather(*(
+            play_classic(fake, member, channel, games, record, boards)
+            for member, channel in zip(members, fake.channel_ids, strict=True)
+        ))  # fmt: skip
+        waits, deadline = {}, time.monotonic() + timeout
+        while len(waits) < len(boards) and time.monotonic() < deadline:
+            for message_id, ended in boards:
+                said = looking_back(fake.messages.get(message_id))
+                if message_id not in waits and said != LOOKING_BACK:
+                    waits[message_id] = time.monotonic() - ended
+            await asyncio.sleep(0.05)
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(process.pid) - cpu_before
+        loop = await loop_report()
+    return {"games": players * games, "reviewed": len(boards), "lessons": list(waits.values()),
+            "record": record, "loop": loop, "cpu": cpu, "elapsed": elapsed}  # fmt: skip
+
+
+def report_classic(r: dict) -> list[str]:
+    loop, lessons = r["loop"], r["lessons"]
+    lines = [
+        f"{r['games']} games of 7×6 lost by the bot to a perfect player: {r['reviewed']} "
+        f"final boards said they were looking back, {len(lessons)} were edited with their "
+        f"lesson"
+        + (f" (after p50 {percentile(lessons, 0.5):.0f} ms, max {max(lessons) * 1000:.0f} ms)"
+           if lessons else ""),
+        f"latency of a move: p50 {percentile(r['record']['slash'], 0.5):.1f} ms, p99 "
+        f"{percentile(r['record']['slash'], 0.99):.1f} ms; the bot process's CPU "
+        f"{r['cpu']:.2f} s in {r['elapsed']:.1f} s (the solver's worker not counted)",
+        f"longest event-loop callback in the bot, by its own CPU: {loop['longest_cpu_ms']:.1f} "
+        f"ms; {loop['over_20ms_cpu']} of {loop['callbacks']:,} over 20 ms (target: none); by "
+        f"the clock: {loop['longest_ms']:.1f} ms, {loop['over_20ms']} over 20 ms",
+    ]  # fmt: skip
+    return lines
 
 
 @asynccontextmanager
@@ -333,7 +406,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-floor", action="store_true", help="skip discord.py's floor")
     parser.add_argument("--verbose", action="store_true", help="name the longest callback")
     parser.add_argument("--profile", help="write the bot process's cProfile stats to this file")
+    parser.add_argument(
+        "--classic", type=int, default=0, metavar="GAMES",
+        help="instead: each player loses GAMES games of Connect Four 7×6 to the bot (a perfect "
+        "player's moves), so post-mortems run; the longest loop callback meanwhile",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.classic:
+        r = asyncio.run(run_classic(args.players, args.classic))
+        print(f"{args.players} players at once, {args.classic} games of 7×6 each, one bot "
+              f"process on loopback")  # fmt: skip
+        for line in report_classic(r):
+            print(line)
+        if args.verbose:
+            print(f"  the longest: {r['loop']['longest']}")
+        return
     if args.players < 1 or args.games < 1 or args.rounds < 1:
         parser.error("need at least 1 player, 1 game and 1 round")
     r = asyncio.run(

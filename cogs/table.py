@@ -6,9 +6,11 @@ Thin: parse, call the game flow, render the reply.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -39,6 +41,7 @@ from .render import (
     leaderboard_embed,
     stats_embed,
 )
+from .render.review import add_review, add_rules_only
 from .replies import answer, in_time, private, public, refuse, server_language, show, update
 from .ttt import forget_answered
 
@@ -95,6 +98,7 @@ class Table(commands.Cog, name="TicTacToe"):
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
         self.groups = [game_group(face, self) for face in FACES]
+        self._reviews: set[asyncio.Task] = set()  # final boards waiting for their lesson
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -102,6 +106,8 @@ class Table(commands.Cog, name="TicTacToe"):
             self.bot.tree.add_command(group)
         self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
         self.sweep.start()
+        for game_id in self.service.reviews.recovered:  # post-mortems a restart picked up
+            self._later(self._show_recovered_review(game_id))
 
     async def cog_unload(self) -> None:
         for group in self.groups:
@@ -110,6 +116,8 @@ class Table(commands.Cog, name="TicTacToe"):
         self.challenges.close()
         self.questions.close()
         self.bot.remove_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
+        for task in self._reviews:
+            task.cancel()
 
     async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Answer with the game's board at the bottom of the chat, and delete the board
@@ -120,8 +128,10 @@ class Table(commands.Cog, name="TicTacToe"):
         """
         lang = public(interaction)
         message_id = await answer(
-            interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
+            interaction, embed=self._board(turn, lang), view=board_view(turn.game, lang=lang)
         )
+        if turn.reviewing and message_id is not None:
+            self._later(self._show_review(turn, lang, interaction, message_id))
         old_message_id = turn.game.message_id
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
@@ -136,6 +146,63 @@ class Table(commands.Cog, name="TicTacToe"):
                 await channel.get_partial_message(old_message_id).delete()
             except discord.HTTPException as error:  # gone already, or no access: fine
                 log.warning("could not delete old board message %s: %s", old_message_id, error)
+
+    # --- the classic board's post-mortem on its final board ------------------------------
+    def _board(self, turn: Turn, lang: Language) -> discord.Embed:
+        """A board; a final classic one says it is looking back (or that it cannot)."""
+        embed = board_embed(turn, lang)
+        if turn.reviewing:
+            add_review(embed, turn.game, None, done=False, lang=lang)
+        elif not turn.game.running and self.service.reviews.rules_only(turn.game):
+            add_rules_only(embed, lang)
+        return embed
+
+    def _later(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._reviews.add(task)
+        task.add_done_callback(self._reviews.discard)
+
+    async def _show_review(
+        self,
+        turn: Turn,
+        lang: Language,
+        interaction: discord.Interaction | None,
+        message_id: int,
+    ) -> None:
+        """Edit a final board with its post-mortem's lesson, once: through the interaction
+        if the bot is not in the channel (its token lasts 15 minutes), else the message."""
+        try:
+            if interaction is not None and bot_is_here(interaction):
+                await self.service.reviews.note_board(turn.game, message_id)
+            outcome = await self.service.review(turn.game.id)
+            new = outcome.new_facts if outcome else 0
+            embed = board_embed(replace(turn, memory_size=turn.memory_size + new), lang)
+            add_review(embed, turn.game, outcome, done=True, lang=lang)
+            view = board_view(turn.game, lang=lang)
+            if interaction is not None and not bot_is_here(interaction):
+                await interaction.edit_original_response(embed=embed, view=view)
+                return
+            channel = self.bot.get_partial_messageable(turn.game.channel_id)
+            await channel.get_partial_message(message_id).edit(embed=embed, view=view)
+        except discord.HTTPException as error:  # deleted, or no access: the lesson is stored
+            log.warning("could not show the post-mortem of game %s: %s", turn.game.id, error)
+        except Exception:
+            log.exception("could not show the post-mortem of game %s", turn.game.id)
+
+    async def _show_recovered_review(self, game_id: int) -> None:
+        """A post-mortem a restart ran again: its board edited, if the bot can reach it."""
+        outcome = await self.service.review(game_id)
+        await self.bot.wait_until_ready()
+        if outcome is None or outcome.game.message_id is None:
+            return
+        game = outcome.game
+        if self.bot.get_channel(game.channel_id) is None:  # not in that channel (any more)
+            return
+        lang = server_language(self.bot, game.guild_id)
+        memory = await self.service.memory(game.guild_id, game.kind)
+        # the outcome's facts are in the memory already: the board's count is the memory's
+        turn = Turn(game, memory_size=len(memory) - outcome.new_facts, reviewing=True)
+        await self._show_review(turn, lang, None, game.message_id)
 
     async def _redraw(self, turn: Turn, lang: Language) -> None:
         """Redraw a game's live board as the game now stands (it ended without a request
@@ -449,13 +516,14 @@ class Table(commands.Cog, name="TicTacToe"):
                 interaction, discord.Object(other), next_first, game.kind, known_member=True
             )
 
-    @staticmethod
-    async def _update_board(interaction: discord.Interaction, turn: Turn) -> None:
+    async def _update_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Redraw the clicked board in place."""
         lang = public(interaction)
         await update(
-            interaction, embed=board_embed(turn, lang), view=board_view(turn.game, lang=lang)
+            interaction, embed=self._board(turn, lang), view=board_view(turn.game, lang=lang)
         )
+        if turn.reviewing and interaction.message is not None:
+            self._later(self._show_review(turn, lang, interaction, interaction.message.id))
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:

@@ -18,6 +18,9 @@ LEARNING = "learning"
 # How a game ended. "bot_won" is for games against the bot, "opponent_won" for games
 # between members (the player's opponent won); a resignation in a game between members
 # names who resigned in ended_by.
+# A game's post-mortem (the classic board's): owed, then stored with its facts
+REVIEW_PENDING = "pending"
+REVIEW_DONE = "done"
 RESULTS = ("player_won", "bot_won", "opponent_won", "draw", "resigned", "abandoned")
 
 
@@ -45,11 +48,12 @@ class GameRecord:
     opponent_id: int | None = None  # a member who plays bot_mark; None: the bot
     game: str = TICTACTOE  # which game (engine.GAMES names them)
     level: str = LEARNING  # how hard the bot played (gameflow.service.LEVELS)
+    review: str | None = None  # its post-mortem: None none, REVIEW_PENDING or REVIEW_DONE
 
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id, "
-    "started_at, updated_at, ended_by, opponent_id, game, level"
+    "started_at, updated_at, ended_by, opponent_id, game, level, review"
 )
 
 
@@ -69,6 +73,7 @@ def _game(row: Sequence) -> GameRecord:
         row[11],
         row[12],
         row[13],
+        row[14],
     )
 
 
@@ -170,6 +175,7 @@ class GameQueries:
         snapshot: Snapshot | None = None,
         memory_version: int | None = None,
         game: str = TICTACTOE,
+        review: bool = False,
     ) -> None:
         """Store a game's end (of ``game``), what was learned from it (credited to the game), the
         counters (by triggers) and, if the game changed what the bot knows, the learning
@@ -177,14 +183,16 @@ class GameQueries:
 
         The game must still be running with exactly ``before``, and the server's memory
         still at ``memory_version`` (the one learned into), if given; otherwise nothing
-        is written and :class:`StaleGameError` is raised.
+        is written and :class:`StaleGameError` is raised. ``review``: a post-mortem is owed
+        (:meth:`finish_review` stores it).
         """
         if result not in RESULTS:
             raise ValueError(f"unknown result {result!r}")
         statements = [
             (
                 "UPDATE games SET moves = ?, result = ?, updated_at = ?, ended_at = ?,"
-                " ended_by = ?, lessons_after = ?, beat_x_after = ?, beat_o_after = ?"
+                " ended_by = ?, lessons_after = ?, beat_x_after = ?, beat_o_after = ?,"
+                " review = ?"
                 " WHERE id = ? AND result = ? AND moves = ?"
                 + (
                     ""
@@ -200,6 +208,7 @@ class GameQueries:
                     now,
                     ended_by,
                     *(astuple(snapshot) if snapshot else (None, None, None)),
+                    REVIEW_PENDING if review else None,
                     game_id,
                     RUNNING,
                     _moves_text(before),
@@ -213,6 +222,38 @@ class GameQueries:
         if facts:
             statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
         await self._write(statements, guarded=True)
+
+    async def finish_review(
+        self,
+        game_id: int,
+        guild_id: int,
+        facts: Iterable[tuple[str, str, int | None]],
+        *,
+        now: float,
+        game: str = TICTACTOE,
+    ) -> None:
+        """Store a game's post-mortem: its facts (credited to the game) and the review
+        done, in one transaction. Raises :class:`StaleGameError`, writing nothing, if the
+        review is not pending (another run stored it)."""
+        statements = [
+            (
+                "UPDATE games SET review = ? WHERE id = ? AND review = ? RETURNING id",
+                (REVIEW_DONE, game_id, REVIEW_PENDING),
+            )
+        ]
+        facts = list(facts)
+        if facts:
+            statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
+        await self._write(statements, guarded=True)
+
+    async def pending_reviews(self, shards: Shards | None = None) -> list[GameRecord]:
+        """The games whose post-mortem is owed (a kill interrupted it), oldest first."""
+        owned, params = _owned(shards)
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE review = ?{owned} ORDER BY id",
+            (REVIEW_PENDING, *params),
+        )
+        return [_game(row) for row in rows]
 
     async def game(self, game_id: int) -> GameRecord | None:
         """A game, running or finished."""

@@ -53,17 +53,24 @@ def _snapshot(guild_id: int, game: str, snapshot: Snapshot, *, training: bool = 
 def _add_facts(
     guild_id: int,
     game: str,
-    facts: Iterable[tuple[str, str]],
+    facts: Iterable[tuple[str, str] | tuple[str, str, int | None]],
     *,
     now: float,
     game_id: int | None = None,
 ) -> tuple:
-    """The statement that stores facts of a server's ``game`` (a position already known
-    keeps its fact); ``game_id``: the game they were learned from, credited for them."""
+    """The statement that stores facts of a server's ``game``, each ``(position, outcome)``
+    or on the classic board ``(position, outcome, plies or None)``. A position already
+    known keeps its fact, and gains the distance it lacked; ``game_id``: the game they were
+    learned from, credited for them."""
     return (
-        "INSERT INTO facts (guild_id, game, position, outcome, learned_at, game_id)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, position) DO NOTHING",
-        Rows((guild_id, game, position, outcome, now, game_id) for position, outcome in facts),
+        "INSERT INTO facts (guild_id, game, position, outcome, learned_at, game_id, plies)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, position)"
+        " DO UPDATE SET plies = excluded.plies"
+        " WHERE facts.plies IS NULL AND excluded.plies IS NOT NULL",
+        Rows(
+            (guild_id, game, position, outcome, now, game_id, plies[0] if plies else None)
+            for position, outcome, *plies in facts
+        ),
     )
 
 
@@ -100,12 +107,16 @@ class MemoryQueries:
         )
         return count
 
-    async def load_facts(self, guild_id: int, game: str = TICTACTOE) -> list[tuple[str, str]]:
+    async def load_facts(self, guild_id: int, game: str = TICTACTOE) -> list[tuple]:
+        """The server's facts of ``game``: ``(position, outcome)``, or with a distance
+        ``(position, outcome, plies)`` (the classic board's, as ``engine.Memory.stored``
+        reads them)."""
         rows = await self._fetch(
-            "SELECT position, outcome FROM facts WHERE guild_id = ? AND game = ? ORDER BY position",
+            "SELECT position, outcome, plies FROM facts WHERE guild_id = ? AND game = ?"
+            " ORDER BY position",
             (guild_id, game),
         )
-        return [(row[0], row[1]) for row in rows]
+        return [(row[0], row[1]) if row[2] is None else tuple(row) for row in rows]
 
     async def add_facts(
         self,

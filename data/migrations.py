@@ -538,6 +538,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             UNION SELECT opponent_id FROM games WHERE id = NEW.game_id);
     END""",
     ),
+    (
+        # The classic board's facts carry their distance: plies to the end under perfect
+        # play (NULL: unknown, as on every other board)
+        "ALTER TABLE facts ADD COLUMN plies INTEGER",
+        # A game's post-mortem: NULL none needed, 'pending' owed (a kill leaves it so, and
+        # it runs again at start), 'done' stored with its facts in one transaction
+        "ALTER TABLE games ADD COLUMN review TEXT CHECK (review IN ('pending', 'done'))",
+        "CREATE INDEX games_review_pending ON games (id) WHERE review = 'pending'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

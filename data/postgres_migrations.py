@@ -384,6 +384,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         RETURN NULL;
     END $$""",
     ),
+    (
+        # as SQLite's next version: a fact's distance and a game's post-mortem state
+        "ALTER TABLE facts ADD COLUMN plies INTEGER",
+        "ALTER TABLE games ADD COLUMN review TEXT CHECK (review IN ('pending', 'done'))",
+        "CREATE INDEX games_review_pending ON games (id) WHERE review = 'pending'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -129,3 +129,4 @@ class Turn:
     bot_cell: int | None = None  # the bot's reply: a cell 0..8, or a column 0..W-1
     lessons: tuple[Lesson, ...] = ()
     memory_size: int = 0
+    reviewing: bool = False  # a post-mortem runs: GameService.review(game id) gives its lesson

@@ -38,6 +38,8 @@ from .challenges import Challenges
 from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
+from .postmortem import PostMortemWorker
+from .reviews import ReviewOutcome, Reviews
 from .running import RunningGames
 from .running import no_game_here as no_game_here  # cogs/ttt.py imports it from here
 from .scores import Scoreboard, Stats
@@ -76,6 +78,7 @@ class GameService:
         memories_kept: int = MEMORIES_KEPT,
         memory_bytes_kept: int = MEMORY_BYTES_KEPT,
         shards: Shards | None = None,
+        post_mortems: PostMortemWorker | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -88,6 +91,9 @@ class GameService:
         self.challenges = Challenges(self)
         self.servers = ServerData(self)
         self.scoreboard = Scoreboard(store, self.memories)
+        # the classic board's post-mortems; post_mortems: the solver's worker (tests pass
+        # one without the solver)
+        self.reviews = Reviews(store, self.memories, clock, post_mortems or PostMortemWorker())
         self.dice = random.Random()  # the levels' random moves
 
     @property
@@ -100,7 +106,19 @@ class GameService:
         restart)."""
         await self.settings.load()
         await self.challenges.load()
-        return await self.running.load(self.shards)
+        running = await self.running.load(self.shards)
+        await self.reviews.resume(self.shards)  # post-mortems a kill interrupted
+        return running
+
+    async def review(self, game_id: int) -> ReviewOutcome | None:
+        """The lesson of a game's post-mortem (a Turn said ``reviewing``, or one resumed
+        at start: ``reviews.recovered``), once it is stored; ``None`` if it could not
+        run now (it stays pending for the next start)."""
+        return await self.reviews.outcome(game_id)
+
+    async def close(self) -> None:
+        """Stop the post-mortems' worker (the bot is closing)."""
+        await self.reviews.close()
 
     # --- for today's callers: the collaborators' methods under their old names ---------
     @property
@@ -453,6 +471,7 @@ class GameService:
     ) -> Turn:
         lessons: tuple[Lesson, ...] = ()
         learning = result in PLAYED_OUT
+        reviewing = self.reviews.needed(game, result)
         # A reset or an import must not interleave with learning and storing; the memory
         # is the current one, after any of them. If storing fails, the cache is dropped.
         async with self.memories.changing(game.guild_id, game.kind) as memory:
@@ -484,6 +503,7 @@ class GameService:
                         snapshot=snapshot,
                         memory_version=version if learning else None,
                         game=game.kind,
+                        review=reviewing,
                     )
                 except StaleGameError:
                     stale = learning and retry
@@ -493,10 +513,13 @@ class GameService:
                     ):
                         raise _StaleMemory from None
                     raise
-        game = self.running.ended(game)  # as it is now: its board message too
-        return Turn(
-            replace(game, moves=moves, result=result, updated_at=now, ended_by=ended_by),
-            bot_cell,
-            lessons,
-            len(memory),
+        game = replace(
+            self.running.ended(game),  # as it is now: its board message too
+            moves=moves,
+            result=result,
+            updated_at=now,
+            ended_by=ended_by,
         )
+        if reviewing:
+            self.reviews.start(game)
+        return Turn(game, bot_cell, lessons, len(memory), reviewing)

@@ -526,7 +526,7 @@ async def launch_bot(
 
 # Points discord.py at the fake, then runs bot.py exactly as `python bot.py` would.
 _LAUNCHER = """
-import runpy, sys
+import os, runpy, sys
 import discord.gateway, discord.http, yarl
 discord.http.Route.BASE = sys.argv[1] + "/api/v10"
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1] + "/gateway")

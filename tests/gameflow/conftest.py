@@ -15,4 +15,5 @@ async def service(tmp_path):
     svc.store_path = tmp_path / "flow.sqlite3"
     await svc.load()
     yield svc
+    await svc.close()  # the post-mortems' worker, if a test started it
     await store.close()

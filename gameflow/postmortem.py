@@ -1,0 +1,115 @@
+"""The classic board's solver in a worker process of its own, so the bot's event loop never
+waits for it: bitbully holds the GIL while it searches, so a thread would stall the bot
+all the same.
+
+One process, started on the first post-mortem (not at the bot's start, which most servers
+never need), and reused: the solver's book loads there once. If it dies, the next
+post-mortem starts another. Without bitbully, or with ``TTT_SOLVER=off`` in the
+environment (to run the bot as a machine without it would), :attr:`PostMortemWorker.
+available` is false and the classic board learns by the three rules alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+
+import engine
+from engine import solver
+
+NICENESS = 5  # background work, but a person waits for its lesson on the board
+ORPHAN_CHECK_SECONDS = 1.0
+SOLVER_SWITCH = "TTT_SOLVER"  # "off": as if bitbully were not installed
+
+# a post-mortem's fact: (canonical key, "win" or "loss" for the mover, plies, its position
+# as the engine spells it, for the store)
+ReviewedFact = tuple[int, str, int, str]
+
+
+class WorkerGone(RuntimeError):
+    """The worker process died during a post-mortem (killed, out of memory)."""
+
+
+def _start(parent_pid: int) -> None:
+    os.nice(NICENESS)
+    # a bot killed outright (SIGKILL, out of memory) cannot stop its worker: the worker
+    # stops itself once its parent is gone, or it would hold the bot's output pipes open
+    threading.Thread(target=_orphaned, args=(parent_pid,), daemon=True).start()
+    solver.load()  # the book, once per process
+
+
+def _orphaned(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(0)
+
+
+def _post_mortem(game: str, moves: list[int], bot: int | None) -> list[ReviewedFact]:
+    """In the worker: the game's post-mortem, each fact with its position spelled out."""
+    rules = engine.get_game(game)
+    return [
+        (key, outcome, plies, rules.spell(rules.key_code(key)))
+        for key, outcome, plies in engine.post_mortem(game, moves, bot)
+    ]
+
+
+def solver_switched_on() -> bool:
+    """Whether this bot may use the solver: bitbully importable, and not switched off."""
+    return os.environ.get(SOLVER_SWITCH, "").lower() != "off" and solver.solver_available()
+
+
+class PostMortemWorker:
+    """The one process that runs the solver, started when first needed."""
+
+    def __init__(self, *, available: bool | None = None) -> None:
+        self.available = solver_switched_on() if available is None else available
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    async def post_mortem(
+        self, game: str, moves: tuple[int, ...], bot: int | None
+    ) -> list[ReviewedFact]:
+        """The proven facts of a finished game's post-mortem (``bot``: its mark, or
+        ``None`` for a game between members, both sides). Raises :class:`WorkerGone` if
+        the process died meanwhile: the next call starts another."""
+        if not self.available:
+            raise solver.SolverUnavailable("the solver is not available to this bot")
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=get_context("spawn"),
+                initializer=_start,
+                initargs=(os.getpid(),),
+            )
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                pool, _post_mortem, game, list(moves), bot
+            )
+        except BrokenProcessPool as error:
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise WorkerGone(str(error)) from None
+
+    def pid(self) -> int | None:
+        """The worker's process id, if it runs (for tests that kill it)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return next(iter(processes), None)
+
+    def close(self) -> None:
+        """Stop the worker (the bot is closing): a post-mortem under way stays pending in
+        the store and runs again at the next start."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()  # a search can take a while; nothing of it is kept
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,150 @@
+"""The classic board's post-mortems, from a finished game to its lesson on the board.
+
+After a 7×6 game that the bot did not win (or one between members that it watched), the
+game is stored with its review pending; the solver then values its positions in the
+worker process (:mod:`gameflow.postmortem`), and the new facts go into the server's
+memory and the store with the review done, in one transaction. A review left pending
+(the bot killed, the worker gone) runs again at the next start: :meth:`Reviews.resume`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import engine
+from data import StaleGameError, Store
+from engine import Mark, Verdict
+
+from .game import Game
+from .memories import ServerMemories
+from .postmortem import PostMortemWorker, WorkerGone
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewOutcome:
+    """What a post-mortem taught: its lesson for the bot's side (``None``: it played every
+    position as well as it could, or the game was between members) and how many facts
+    were new to the server's memory."""
+
+    game: Game
+    verdict: Verdict | None
+    new_facts: int
+
+
+class Reviews:
+    """The post-mortems under way, by game id, each an awaitable task."""
+
+    def __init__(
+        self,
+        store: Store,
+        memories: ServerMemories,
+        clock: Callable[[], float],
+        worker: PostMortemWorker,
+    ) -> None:
+        self.store = store
+        self.memories = memories
+        self.clock = clock
+        self.worker = worker
+        self._tasks: dict[int, asyncio.Task[ReviewOutcome]] = {}
+        self.recovered: list[int] = []  # games whose review was picked up again at start
+
+    def needed(self, game: Game, result: str) -> bool:
+        """Whether a game ending with ``result`` gets a post-mortem: a classic board's
+        game played out, that the bot did not win, with the solver at hand."""
+        return self.worker.available and _reviewable(game, result)
+
+    def rules_only(self, game: Game) -> bool:
+        """Whether a finished game would have had a post-mortem, but no solver is at hand
+        (its board says it learned by the rules alone)."""
+        return not self.worker.available and _reviewable(game, game.result)
+
+    async def note_board(self, game: Game, message_id: int) -> None:
+        """The final board of a game under review, to edit with its lesson (after a
+        restart too)."""
+        await self.store.set_message(game.id, message_id)
+
+    def start(self, game: Game) -> None:
+        """Run a finished game's post-mortem (stored as pending) in the background."""
+        if game.id not in self._tasks:
+            task = asyncio.get_running_loop().create_task(self._run(game))
+            task.add_done_callback(_logged)
+            self._tasks[game.id] = task
+
+    async def outcome(self, game_id: int) -> ReviewOutcome | None:
+        """The outcome of a game's post-mortem once it is done; ``None`` if none was
+        started here, or if it could not finish (it stays pending, for the next start)."""
+        task = self._tasks.get(game_id)
+        if task is None:
+            return None
+        try:
+            return await asyncio.shield(task)
+        except (WorkerGone, engine.solver.SolverUnavailable, OSError):
+            return None
+
+    async def resume(self, shards=None) -> list[int]:
+        """Start again every review left pending in this process's servers; return their
+        game ids (the boards to redraw once each is done)."""
+        records = await self.store.pending_reviews(shards)
+        for record in records:
+            self.start(Game.from_record(record))
+        self.recovered = [record.id for record in records]
+        return self.recovered
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self.worker.close()
+
+    async def _run(self, game: Game) -> ReviewOutcome:
+        try:
+            return await self._review(game)
+        except WorkerGone:
+            # the worker died under it: the next one takes it again, once
+            return await self._review(game)
+        finally:
+            # a finished task's result stays for outcome(); forget it after a while
+            asyncio.get_running_loop().call_later(900, self._tasks.pop, game.id, None)
+
+    async def _review(self, game: Game) -> ReviewOutcome:
+        bot = None if not game.vs_bot else int(game.bot_mark)
+        facts = await self.worker.post_mortem(game.kind, game.moves, bot)
+        async with self.memories.changing(game.guild_id, game.kind) as memory:
+            new = engine.apply_post_mortem(memory, [fact[:3] for fact in facts])
+            # another process may have stored it first: the same facts, proven the same
+            with contextlib.suppress(StaleGameError):
+                await self.store.finish_review(
+                    game.id,
+                    game.guild_id,
+                    [(position, outcome, plies) for _key, outcome, plies, position in facts],
+                    now=self.clock(),
+                    game=game.kind,
+                )
+        verdict = (
+            engine.describe_post_mortem(
+                game.kind, list(game.moves), [fact[:3] for fact in facts], Mark(bot)
+            )
+            if bot is not None
+            else None
+        )
+        return ReviewOutcome(game, verdict, new)
+
+
+def _reviewable(game: Game, result: str) -> bool:
+    if not game.rules.classic:
+        return False
+    if game.vs_bot:
+        return result in ("player_won", "draw")
+    return result in ("player_won", "opponent_won", "draw")
+
+
+def _logged(task: asyncio.Task) -> None:
+    """Say why a review could not finish (it stays pending, for the next start)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a post-mortem could not finish: %r", task.exception())

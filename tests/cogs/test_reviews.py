@@ -1,0 +1,106 @@
+"""The classic board's post-mortem through Discord (SimCord): the final board says it is
+looking back while the solver runs in its worker, then is edited once with the lesson."""
+
+from gameflow.postmortem import WorkerGone
+from tests.cogs.conftest import message_by_id
+from tests.gameflow.test_reviews import best_column
+
+
+def review_field(message):
+    return next((f.value for f in message.embeds[0].fields if f.name == "Looking back"), None)
+
+
+async def test_a_lost_7x6_game_says_looking_back_then_the_lesson_in_one_edit(
+    world, simcord_bot, monkeypatch
+):
+    w = world
+    edits = []  # each edit of a board by the bot: the message as it was just before
+    http = simcord_bot.http
+    edit_message = http.edit_message
+
+    async def edit_spied(channel_id, message_id, **fields):
+        edits.append(review_field(next(m for m in w.channel.history() if m.id == message_id)))
+        return await edit_message(channel_id, message_id, **fields)
+
+    monkeypatch.setattr(http, "edit_message", edit_spied)
+    await w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot")
+    while True:
+        board = w.channel.last_message
+        assert review_field(board) is None  # no post-mortem before the end
+        running = simcord_bot.service.running_game(w.channel.id)
+        moves, game_id = list(running.moves), running.id
+        result = await w.alice.slash(w.channel, "connect4 move", column=best_column(moves))
+        assert not result.ephemeral, result.response.content
+        if simcord_bot.service.running_game(w.channel.id) is None:
+            break
+    await w.env.settle()
+    final = w.channel.last_message
+    # one edit of the final board, made while it said it was looking back
+    assert edits == ["🔍 looking back at this game…"]
+    lesson = review_field(final)
+    assert lesson.startswith("I looked back: my move ") and "From there you could force" in lesson
+    assert lesson.endswith("I won't play it there again.")
+    game = await simcord_bot.service.store.game(game_id)
+    assert game.review == "done" and game.message_id == final.id
+
+
+async def play_to_the_end(start, move, service):
+    """Start a 7×6 game (the bot first) and beat it with perfect moves; the last answer."""
+    result = await start()
+    channel_id = result.response.message.channel.id
+    while (running := service.running_game(channel_id)) is not None:
+        result = await move(best_column(running.moves))
+        assert not result.ephemeral, result.response.content
+    return result
+
+
+async def test_a_game_in_a_dm_with_the_bot_gets_its_lesson_too(world, simcord_bot):
+    alice = world.alice.user
+    result = await play_to_the_end(
+        lambda: alice.slash("connect4 play", board="7x6", first="bot"),
+        lambda column: alice.slash("connect4 move", column=column),
+        simcord_bot.service,
+    )
+    await world.env.settle()
+    lesson = review_field(result.response.message)
+    assert lesson is not None and lesson.startswith("I looked back: my move ")
+
+
+async def test_without_the_solver_the_final_board_says_it_learns_by_the_rules(world, simcord_bot):
+    w = world
+    simcord_bot.service.reviews.worker.available = False  # as TTT_SOLVER=off makes it
+    await play_to_the_end(
+        lambda: w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot"),
+        lambda column: w.alice.slash(w.channel, "connect4 move", column=column),
+        simcord_bot.service,
+    )
+    await w.env.settle()
+    final = w.channel.last_message
+    assert review_field(final).startswith("No solver is installed here")
+    assert not simcord_bot.service.reviews.worker.started
+
+
+async def test_a_review_cut_short_by_a_restart_runs_again_and_edits_its_board(
+    world, simcord_bot, new_bot
+):
+    w = world
+
+    async def killed_midway(*args):
+        raise WorkerGone("killed")  # each time: the review stays pending in the store
+
+    simcord_bot.service.reviews.worker.post_mortem = killed_midway
+    await play_to_the_end(
+        lambda: w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot"),
+        lambda column: w.alice.slash(w.channel, "connect4 move", column=column),
+        simcord_bot.service,
+    )
+    await w.env.settle()
+    board = w.channel.last_message
+    assert review_field(board).startswith("I couldn't look back at this game just now")
+    restarted = new_bot()
+    await w.env.restart_bot(restarted)
+    assert len(restarted.service.reviews.recovered) == 1
+    await w.env.settle()
+    lesson = review_field(message_by_id(w.channel, board.id))
+    assert lesson.startswith("I looked back: my move ")
+    assert await restarted.service.store.pending_reviews() == []

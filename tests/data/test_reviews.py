@@ -1,0 +1,58 @@
+"""The classic board's post-mortem in the store: a fact's distance, and a game's review
+owed, then stored with its facts in one transaction (both backends)."""
+
+import pytest
+
+from data import StaleGameError
+from data.games import REVIEW_DONE, REVIEW_PENDING
+from engine import Memory
+from tests.data.test_store import store  # noqa: F401  (the fixture of both backends)
+
+CLASSIC = "connect4-7x6"
+EMPTY = "." * 42
+
+
+def _after(*columns: int) -> str:
+    """The classic board after ``columns`` (0-based) are played, as the engine spells it."""
+    rows = [["."] * 7 for _ in range(6)]
+    for ply, column in enumerate(columns):
+        row = max(r for r in range(6) if rows[r][column] == ".")
+        rows[row][column] = "XO"[ply % 2]
+    return "".join("".join(row) for row in rows)
+
+
+async def test_a_pending_review_is_stored_once_with_its_facts_and_their_distances(store):  # noqa: F811
+    game = await store.start_game(1, 10, 100, "X", [], now=1.0, game=CLASSIC)
+    await store.finish_game(
+        game.id,
+        1,
+        [],
+        [3, 3],
+        "player_won",
+        [(_after(3), "loss", None)],
+        now=2.0,
+        game=CLASSIC,
+        review=True,
+    )
+    (pending,) = await store.pending_reviews()
+    assert pending.id == game.id and pending.review == REVIEW_PENDING
+    facts = [(_after(3), "loss", 7), (_after(2), "win", 12)]
+    await store.finish_review(pending.id, 1, facts, now=3.0, game=CLASSIC)
+    assert await store.pending_reviews() == []
+    assert (await store.game(game.id)).review == REVIEW_DONE
+    with pytest.raises(StaleGameError):  # a second run of the same review writes nothing
+        await store.finish_review(pending.id, 1, [(_after(4), "loss", 5)], now=4.0, game=CLASSIC)
+    loaded = await store.load_facts(1, CLASSIC)
+    # the rules' fact gained the distance the post-mortem proved; the other is new
+    assert sorted(loaded) == sorted(facts)
+    memory = Memory.stored(loaded, game=CLASSIC)
+    key = memory.game.key(memory.game.parse(_after(2), checked=False))
+    assert memory.plies(key) == 12
+    assert await store.count_facts(1, CLASSIC) == 2
+
+
+async def test_a_game_that_needs_no_review_is_never_pending(store):  # noqa: F811
+    game = await store.start_game(1, 10, 100, "X", [], now=1.0, game=CLASSIC)
+    await store.finish_game(game.id, 1, [], [3], "abandoned", now=2.0, game=CLASSIC)
+    assert await store.pending_reviews() == []
+    assert (await store.game(game.id)).review is None
