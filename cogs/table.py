@@ -174,11 +174,11 @@ class Table(commands.Cog, name="TicTacToe"):
             return
         turn = await in_time(
             interaction,
-            self.service.start(
+            self.service.play(
                 place(interaction),
                 interaction.channel_id,
                 interaction.user.id,
-                bot_first=first == "bot",
+                first,
                 game=game,
                 level=level,
             ),
