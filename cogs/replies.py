@@ -91,7 +91,7 @@ async def in_time(
     # well under a millisecond.
     deferring: list[asyncio.Task[None]] = []
     timer = asyncio.get_running_loop().call_later(
-        DEFER_AFTER, lambda: deferring.append(asyncio.ensure_future(_defer(interaction, private)))
+        DEFER_AFTER, lambda: deferring.append(asyncio.ensure_future(defer(interaction, private)))
     )
     try:
         return await request
@@ -152,7 +152,10 @@ async def update(interaction: discord.Interaction, **fields) -> None:
         await interaction.response.edit_message(**fields)
 
 
-async def _defer(interaction: discord.Interaction, private: bool) -> None:
+async def defer(interaction: discord.Interaction, private: bool = False) -> None:
+    """Acknowledge now, answer later (up to 15 minutes); once only."""
+    if interaction.response.is_done():  # deferred already (before slow work): once is all
+        return
     if interaction.type is discord.InteractionType.component:
         await interaction.response.defer()  # the clicked message is updated when ready
     else:

@@ -39,7 +39,7 @@ from .render import (
     leaderboard_embed,
     stats_embed,
 )
-from .replies import answer, in_time, private, public, refuse, server_language, show, update
+from .replies import answer, defer, in_time, private, public, refuse, server_language, show, update
 from .ttt import forget_answered
 
 log = logging.getLogger(__name__)
@@ -313,6 +313,10 @@ class Table(commands.Cog, name="TicTacToe"):
         """This server's figures, and the asker's (or ``member``'s) record."""
         if not await self.may_post(interaction):
             return
+        # two reads and a drawing, each of which may be slow: one deferral now, not one
+        # per step (the second came past Discord's deadline, and a second first response
+        # followed it)
+        await defer(interaction)
         guild_id = place(interaction)
         player = member or interaction.user
         stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
