@@ -25,6 +25,10 @@ T = TypeVar("T")
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
 
+# In Interaction.extras: what counts the request's public post toward the member's posting
+# limit (set when the request was checked against it), called once the post is made
+ON_POST = "ttt-on-post"
+
 NOTHING_CHANGED = N_("Something went wrong on my side, and nothing was changed. Please try again.")
 
 
@@ -135,13 +139,20 @@ async def answer(
     """Send the answer, or put it in place of "thinking…" if the request was deferred.
 
     Returns the answer's message id (from Discord's reply: no extra call to fetch it).
+    A public answer is counted toward the posting limit if the request was checked
+    against it (see :data:`ON_POST`).
     """
     if interaction.response.is_done():
         if "file" in fields:
             fields["attachments"] = [fields.pop("file")]
-        return (await interaction.edit_original_response(**fields)).id
-    sent = await interaction.response.send_message(ephemeral=private, **fields)
-    return sent.message_id
+        message_id = (await interaction.edit_original_response(**fields)).id
+    else:
+        message_id = (
+            await interaction.response.send_message(ephemeral=private, **fields)
+        ).message_id
+    if not private:
+        interaction.extras.pop(ON_POST, lambda: None)()
+    return message_id
 
 
 async def update(interaction: discord.Interaction, **fields) -> None:

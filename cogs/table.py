@@ -39,7 +39,18 @@ from .render import (
     leaderboard_embed,
     stats_embed,
 )
-from .replies import answer, defer, in_time, private, public, refuse, server_language, show, update
+from .replies import (
+    ON_POST,
+    answer,
+    defer,
+    in_time,
+    private,
+    public,
+    refuse,
+    server_language,
+    show,
+    update,
+)
 from .ttt import forget_answered
 
 log = logging.getLogger(__name__)
@@ -155,7 +166,10 @@ class Table(commands.Cog, name="TicTacToe"):
         """A public post (a new game, a challenge, a board, stats, a leaderboard) within the
         member's rate in this channel; past it, a private answer with the time left.
         Moves and clicks are never limited."""
-        wait = self.posting.wait(interaction.channel_id, interaction.user.id, now())
+        channel_id, member_id = interaction.channel_id, interaction.user.id
+        wait = self.posting.wait(channel_id, member_id, now())
+        if not wait:  # counted only once something is posted: a refusal posts nothing
+            interaction.extras[ON_POST] = lambda: self.posting.posted(channel_id, member_id, now())
         if wait:
             await refuse(
                 interaction,

@@ -226,3 +226,19 @@ async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world
     assert not (await w.bob.slash(w.channel, "ttt stats")).ephemeral  # others are not
     await w.env.advance_time(61)
     assert not (await w.alice.slash(w.channel, "ttt leaderboard")).ephemeral
+
+
+async def test_refused_requests_do_not_use_up_the_posting_limit(world):
+    """Issue 23, item 10: six `/ttt board` with no game posted nothing, yet the next
+    `/ttt play` was refused "You're posting a lot"."""
+    w = world
+    for _ in range(7):
+        board = await w.alice.slash(w.channel, "ttt board")
+        assert board.ephemeral and "No game is running" in board.response.content
+    played = await w.alice.slash(w.channel, "ttt play")
+    assert not played.ephemeral, played.response.content
+    await w.alice.slash(w.channel, "ttt resign")
+    for _ in range(5):  # five more posts make six in the minute: the seventh is refused
+        assert not (await w.alice.slash(w.channel, "ttt stats")).ephemeral
+    limited = await w.alice.slash(w.channel, "ttt stats")
+    assert limited.ephemeral and "You're posting a lot" in limited.response.content
