@@ -143,6 +143,9 @@ class GameService:
     async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         return await self.servers.forget_player(guild_id, player_id)
 
+    async def player_totals(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        return await self.servers.player_totals(guild_id, player_id)
+
     async def record(
         self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
     ) -> Record:
