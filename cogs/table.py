@@ -51,6 +51,7 @@ from .replies import (
     show,
     update,
 )
+from .ticks import Ticks
 from .ttt import forget_answered
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class Table(commands.Cog, name="TicTacToe"):
         self.posting = PostingLimit(posts_per_minute)
         self._departures_noted = False
         self.sweep.change_interval(seconds=sweep_seconds)
+        self._sweeps = Ticks("the timeout sweep")
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
         self.groups = [game_group(face, self) for face in FACES]
@@ -475,7 +477,12 @@ class Table(commands.Cog, name="TicTacToe"):
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
         """End games left without a move for their server's timeout, and tell the channels;
-        show any invitation whose timer was lost as expired."""
+        show any invitation whose timer was lost as expired. A round that fails (the
+        database unreachable) is skipped: the next tick tries again."""
+        with self._sweeps.round():
+            await self._sweep()
+
+    async def _sweep(self) -> None:
         await self.challenges.expire()
         await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
         for turn in await self.service.expire_idle():
@@ -512,8 +519,3 @@ class Table(commands.Cog, name="TicTacToe"):
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
         self.challenges.start_timers()  # for invitations left by the last process
-
-    @sweep.error
-    async def _sweep_failed(self, error: BaseException) -> None:
-        log.exception("the timeout sweep failed; restarting it", exc_info=error)
-        self.sweep.restart()
