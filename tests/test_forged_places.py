@@ -132,3 +132,11 @@ async def test_a_forged_click_naming_another_places_game_changes_nothing(fake, b
             clicked = await fake.answered(await fake.click(fake.owner, int(board["id"]), custom_id))
             assert clicked.ephemeral, (custom_id, clicked.text)
     assert snapshot(bot) == before
+
+
+@pytest.mark.parametrize("command", ["ttt play", "connect4 play", "ttt challenge"])
+async def test_a_forged_first_is_refused_and_starts_nothing(fake, bot, command):
+    """Issue 23, item 3: `first:nobody` is no choice of the command's; it started a game."""
+    refused = await fake.answered(await fake.slash(fake.owner, command, first="nobody"))
+    assert refused.ephemeral and "`first` is one of" in refused.text, refused.text
+    assert snapshot(bot) == []
