@@ -206,7 +206,7 @@ class Admin(
         # Trainings whose progress messages this process keeps up to date: run -> message,
         # and the language it speaks (the server's)
         self._shown: dict[TrainingRun, tuple[discord.PartialMessage, Language]] = {}
-        self._showing = Ticks("showing trainings")
+        self._showing = Ticks(name="showing trainings")  # in the log only
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -104,7 +104,7 @@ class Table(commands.Cog, name="TicTacToe"):
         self.posting = PostingLimit(posts_per_minute)
         self._departures_noted = False
         self.sweep.change_interval(seconds=sweep_seconds)
-        self._sweeps = Ticks("the timeout sweep")
+        self._sweeps = Ticks(name="the timeout sweep")  # in the log only
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
         self.groups = [game_group(face, self) for face in FACES]

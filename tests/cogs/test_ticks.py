@@ -7,7 +7,7 @@ from data import StoreUnavailableError
 
 
 def test_a_run_of_failed_rounds_is_logged_once_and_an_outage_not_at_all(caplog):
-    ticks = Ticks("the test task")
+    ticks = Ticks(name="the test task")
     done = []
     with caplog.at_level(logging.INFO, logger="cogs.ticks"):
         for _ in range(5):
