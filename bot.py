@@ -156,6 +156,7 @@ def posts_per_minute(env: Mapping[str, str]) -> int:
 
 
 MAX_SHARDS = 65_536
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its deadline
 MAX_TIMEOUT_MINUTES = 1440
 
 
@@ -202,11 +203,14 @@ class ApologeticTree(discord.app_commands.CommandTree):
             with contextlib.suppress(discord.HTTPException):
                 await refuse(interaction, error.message)
             return
-        log.error(
-            "command /%s failed",
-            getattr(interaction.command, "qualified_name", "?"),
-            exc_info=error,
-        )
+        name = getattr(interaction.command, "qualified_name", "?")
+        cause = getattr(error, "original", error)
+        if isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION:
+            # Discord's deadline passed (a stall, or the network): no response of any kind
+            # can reach the person now, so none is tried again
+            log.warning("command /%s came past Discord's deadline", name)
+            return
+        log.error("command /%s failed", name, exc_info=error)
         with contextlib.suppress(discord.HTTPException):  # expired: the log has the details
             await refuse(interaction, NOTHING_CHANGED)
 

@@ -32,6 +32,7 @@ from .render import (
 )
 from .replies import Refusal, answer, in_time, private, public, refuse, server_language, update
 from .table import Table
+from .ticks import Ticks
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +221,7 @@ class Admin(
         # Trainings whose progress messages this process keeps up to date: run -> message,
         # and the language it speaks (the server's)
         self._shown: dict[TrainingRun, tuple[discord.PartialMessage, Language]] = {}
+        self._showing = Ticks(name="showing trainings")  # in the log only
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -501,7 +503,12 @@ class Admin(
 
     @tasks.loop(seconds=0.5)
     async def show_trainings(self) -> None:
-        """Save and show what each training reported since the last look."""
+        """Save and show what each training reported since the last look. A round that
+        fails (the database unreachable) is skipped: the next tick tries again."""
+        with self._showing.round():
+            await self._show_trainings()
+
+    async def _show_trainings(self) -> None:
         for run, (message, lang) in list(self._shown.items()):
             progress = await run.poll()
             if progress is None:
@@ -516,11 +523,6 @@ class Admin(
                 )
             except discord.HTTPException as error:  # deleted, or no access: it trains on
                 log.warning("could not show training %s: %s", run.run_id, error)
-
-    @show_trainings.error
-    async def _showing_failed(self, error: BaseException) -> None:
-        log.exception("showing trainings failed; starting again", exc_info=error)
-        self.show_trainings.restart()
 
     async def cancel_training(self, interaction: discord.Interaction, run_id: int) -> None:
         run = self.service.trainer.running(interaction.guild_id)

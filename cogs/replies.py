@@ -25,6 +25,10 @@ T = TypeVar("T")
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
 
+# In Interaction.extras: what counts the request's public post toward the member's posting
+# limit (set when the request was checked against it), called once the post is made
+ON_POST = "ttt-on-post"
+
 NOTHING_CHANGED = N_("Something went wrong on my side, and nothing was changed. Please try again.")
 
 
@@ -91,7 +95,7 @@ async def in_time(
     # well under a millisecond.
     deferring: list[asyncio.Task[None]] = []
     timer = asyncio.get_running_loop().call_later(
-        DEFER_AFTER, lambda: deferring.append(asyncio.ensure_future(_defer(interaction, private)))
+        DEFER_AFTER, lambda: deferring.append(asyncio.ensure_future(defer(interaction, private)))
     )
     try:
         return await request
@@ -135,13 +139,20 @@ async def answer(
     """Send the answer, or put it in place of "thinking…" if the request was deferred.
 
     Returns the answer's message id (from Discord's reply: no extra call to fetch it).
+    A public answer is counted toward the posting limit if the request was checked
+    against it (see :data:`ON_POST`).
     """
     if interaction.response.is_done():
         if "file" in fields:
             fields["attachments"] = [fields.pop("file")]
-        return (await interaction.edit_original_response(**fields)).id
-    sent = await interaction.response.send_message(ephemeral=private, **fields)
-    return sent.message_id
+        message_id = (await interaction.edit_original_response(**fields)).id
+    else:
+        message_id = (
+            await interaction.response.send_message(ephemeral=private, **fields)
+        ).message_id
+    if not private:
+        interaction.extras.pop(ON_POST, lambda: None)()
+    return message_id
 
 
 async def update(interaction: discord.Interaction, **fields) -> None:
@@ -152,7 +163,10 @@ async def update(interaction: discord.Interaction, **fields) -> None:
         await interaction.response.edit_message(**fields)
 
 
-async def _defer(interaction: discord.Interaction, private: bool) -> None:
+async def defer(interaction: discord.Interaction, private: bool = False) -> None:
+    """Acknowledge now, answer later (up to 15 minutes); once only."""
+    if interaction.response.is_done():  # deferred already (before slow work): once is all
+        return
     if interaction.type is discord.InteractionType.component:
         await interaction.response.defer()  # the clicked message is updated when ready
     else:

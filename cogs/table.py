@@ -42,7 +42,19 @@ from .render import (
     stats_embed,
 )
 from .render.review import add_review, add_rules_only
-from .replies import answer, in_time, private, public, refuse, server_language, show, update
+from .replies import (
+    ON_POST,
+    answer,
+    defer,
+    in_time,
+    private,
+    public,
+    refuse,
+    server_language,
+    show,
+    update,
+)
+from .ticks import Ticks
 from .ttt import forget_answered
 
 log = logging.getLogger(__name__)
@@ -95,6 +107,7 @@ class Table(commands.Cog, name="TicTacToe"):
         self.posting = PostingLimit(posts_per_minute)
         self._departures_noted = False
         self.sweep.change_interval(seconds=sweep_seconds)
+        self._sweeps = Ticks(name="the timeout sweep")  # in the log only
         self.questions = Questions()
         self.challenges = ChallengeDesk(bot, service)
         self.groups = [game_group(face, self) for face in FACES]
@@ -222,7 +235,10 @@ class Table(commands.Cog, name="TicTacToe"):
         """A public post (a new game, a challenge, a board, stats, a leaderboard) within the
         member's rate in this channel; past it, a private answer with the time left.
         Moves and clicks are never limited."""
-        wait = self.posting.wait(interaction.channel_id, interaction.user.id, now())
+        channel_id, member_id = interaction.channel_id, interaction.user.id
+        wait = self.posting.wait(channel_id, member_id, now())
+        if not wait:  # counted only once something is posted: a refusal posts nothing
+            interaction.extras[ON_POST] = lambda: self.posting.posted(channel_id, member_id, now())
         if wait:
             await refuse(
                 interaction,
@@ -241,11 +257,11 @@ class Table(commands.Cog, name="TicTacToe"):
             return
         turn = await in_time(
             interaction,
-            self.service.start(
+            self.service.play(
                 place(interaction),
                 interaction.channel_id,
                 interaction.user.id,
-                bot_first=first == "bot",
+                first,
                 game=game,
                 level=level,
             ),
@@ -380,6 +396,10 @@ class Table(commands.Cog, name="TicTacToe"):
         """This server's figures, and the asker's (or ``member``'s) record."""
         if not await self.may_post(interaction):
             return
+        # two reads and a drawing, each of which may be slow: one deferral now, not one
+        # per step (the second came past Discord's deadline, and a second first response
+        # followed it)
+        await defer(interaction)
         guild_id = place(interaction)
         player = member or interaction.user
         stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
@@ -528,7 +548,12 @@ class Table(commands.Cog, name="TicTacToe"):
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
         """End games left without a move for their server's timeout, and tell the channels;
-        show any invitation whose timer was lost as expired."""
+        show any invitation whose timer was lost as expired. A round that fails (the
+        database unreachable) is skipped: the next tick tries again."""
+        with self._sweeps.round():
+            await self._sweep()
+
+    async def _sweep(self) -> None:
         await self.challenges.expire()
         await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
         for turn in await self.service.expire_idle():
@@ -565,8 +590,3 @@ class Table(commands.Cog, name="TicTacToe"):
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
         self.challenges.start_timers()  # for invitations left by the last process
-
-    @sweep.error
-    async def _sweep_failed(self, error: BaseException) -> None:
-        log.exception("the timeout sweep failed; restarting it", exc_info=error)
-        self.sweep.restart()

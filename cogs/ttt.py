@@ -33,7 +33,13 @@ async def show_help(interaction: discord.Interaction) -> None:
 
 async def ask_to_forget(table: Host, interaction: discord.Interaction) -> None:
     here = place(interaction)
-    record, with_members = await table.service.records(here, interaction.user.id)
+    # every game and board: a member who played only Connect Four has games to delete too
+    totals = await in_time(
+        interaction, table.service.player_totals(here, interaction.user.id), private=True
+    )
+    if totals is None:
+        return
+    record, with_members = totals
     lang = private(interaction)
     if is_own_bot(here):
         if not record.games:
@@ -109,7 +115,8 @@ def extras(table: Host) -> list[app_commands.Command]:
         await show_help(interaction)
 
     @app_commands.command(
-        name="forget-me", description="Delete your games and records in this server"
+        name="forget-me",
+        description="Delete your games and records here, of tic-tac-toe and Connect Four",
     )
     async def forget_me(interaction: discord.Interaction) -> None:
         await ask_to_forget(table, interaction)

@@ -11,6 +11,9 @@ from .errors import UniqueViolation
 from .memory import Snapshot, _add_facts
 from .shards import TICTACTOE, Query, Shards, _owned
 
+# Every id a row can have: SQLite's INTEGER and PostgreSQL's BIGINT are signed 64-bit.
+ROW_IDS = range(1, 2**63)
+
 RUNNING = "running"
 # How hard the bot plays a game: "learning", all it knows, or an easier level with some
 # moves at random (gameflow.service.LEVELS). Rows from before levels are "learning".
@@ -256,7 +259,10 @@ class GameQueries:
         return [_game(row) for row in rows]
 
     async def game(self, game_id: int) -> GameRecord | None:
-        """A game, running or finished."""
+        """A game, running or finished. An id no row can have (a forged custom id's digits)
+        is no game: the driver would raise OverflowError on it."""
+        if game_id not in ROW_IDS:
+            return None
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 

@@ -45,23 +45,28 @@ class ServerQueries:
     record: Callable[..., Awaitable[Record]]
     member_record: Callable[..., Awaitable[MemberRecord]]
 
+    async def player_totals(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        """A player's finished games in a server, every game and board added up: against
+        the bot, and with members (what forget-me deletes)."""
+        rows = await self._fetch(
+            "SELECT game FROM player_counts WHERE guild_id = ? AND player_id = ?",
+            (guild_id, player_id),
+        )
+        games = [game for (game,) in rows]
+        return (
+            _sum(Record, [await self.record(guild_id, player_id, game=g) for g in games]),
+            _sum(
+                MemberRecord, [await self.member_record(guild_id, player_id, game=g) for g in games]
+            ),
+        )
+
     async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         """Delete a player's finished games against the bot in a server, take them out of
         their finished games with other members (which stay the other member's: the
         player becomes member 0, nobody), and remove their name wherever else it stands
         there (as the moderator who ended a game, or who started or cancelled a training).
         Return what their games counted for."""
-        rows = await self._fetch(
-            "SELECT game FROM player_counts WHERE guild_id = ? AND player_id = ?",
-            (guild_id, player_id),
-        )
-        games = [game for (game,) in rows]
-        forgotten = (
-            _sum(Record, [await self.record(guild_id, player_id, game=g) for g in games]),
-            _sum(
-                MemberRecord, [await self.member_record(guild_id, player_id, game=g) for g in games]
-            ),
-        )
+        forgotten = await self.player_totals(guild_id, player_id)
         where = (guild_id, player_id)
         await self._write(
             [

@@ -48,6 +48,19 @@ UNPOSTED_SECONDS = 10
 FIRST_CHOICES = ("me", "them", "random")  # who moves first, from the challenger's side
 
 
+def check_first(first: str, choices: tuple[str, ...]) -> None:
+    """Who moves first must be one of the command's choices: a forged request can send any
+    text (Discord's client offers only the choices)."""
+    if first not in choices:
+        raise GameError(
+            N_(
+                "`first` is one of {choices}, not `{first}`.",
+                choices=", ".join(choices),
+                first=str(first),
+            )
+        )
+
+
 def open_to_all(challenger_id: int) -> Msg:
     return N_(
         "Anyone may accept this open challenge, but only {challenger} can withdraw it.",
@@ -153,14 +166,7 @@ class Challenges:
                     command=command,
                 )
             )
-        if first not in FIRST_CHOICES:
-            raise GameError(
-                N_(
-                    "`first` is one of {choices}, not `{first}`.",
-                    choices=", ".join(FIRST_CHOICES),
-                    first=str(first),
-                )
-            )
+        check_first(first, FIRST_CHOICES)
         if (running := self.games.running_game(channel_id)) is not None:
             raise GameError(self.games.busy_channel_text(running, challenger_id))
         self.check_no_invitation(channel_id)

@@ -103,6 +103,11 @@ class ServerData:
             erased.append(guild_id)
         return erased
 
+    async def player_totals(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        """What :meth:`forget_player` would delete: the player's finished games of every
+        game and board in this place (their own bot's, outside servers)."""
+        return await self.store.player_totals(guild_id, player_id)
+
     async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         """Delete a player's games against the bot and records in this server, and take
         them out of their games with other members; the lessons stay, unnamed."""

@@ -34,7 +34,7 @@ from engine import Board, Lesson, Mark, Memory
 from i18n import N_
 
 from .brain import Brain, BrainFigures
-from .challenges import Challenges
+from .challenges import Challenges, check_first
 from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
@@ -58,6 +58,7 @@ class _StaleMemory(Exception):
 # and easy a server whose bot is unbeatable can still win now and then. It learns from
 # every finished game all the same: what it proves is true whatever chose the moves.
 LEVELS = {"learning": 0.0, "medium": 0.2, "easy": 0.5}
+PLAY_FIRST = ("me", "bot")  # who moves first in a game against the bot, as members choose
 
 # games played to the end: learned from (not a resignation or an abandoned game)
 PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
@@ -161,6 +162,9 @@ class GameService:
     async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
         return await self.servers.forget_player(guild_id, player_id)
 
+    async def player_totals(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
+        return await self.servers.player_totals(guild_id, player_id)
+
     async def record(
         self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
     ) -> Record:
@@ -253,6 +257,23 @@ class GameService:
                 ) from None
             game = self.running.adopt(record)
             return Turn(game, moves[0] if moves else None, (), len(memory))
+
+    async def play(
+        self,
+        guild_id: int,
+        channel_id: int,
+        player_id: int,
+        first: str,
+        *,
+        game: str = TICTACTOE,
+        level: str = "learning",
+    ) -> Turn:
+        """A member's ``play``: :meth:`start`, with who moves first as they chose it
+        (one of :data:`PLAY_FIRST`), checked like the level."""
+        check_first(first, PLAY_FIRST)
+        return await self.start(
+            guild_id, channel_id, player_id, bot_first=first == "bot", game=game, level=level
+        )
 
     async def move(
         self,

@@ -87,3 +87,36 @@ async def test_server_tools_are_refused_where_the_server_has_not_added_the_bot(f
     group = fake.group_dm()
     refused = await fake.answered(await fake.slash(manager, "ttt-admin settings", group))
     assert refused.ephemeral and "works only in a server that has added me" in refused.text
+
+
+async def test_a_forged_click_naming_another_places_game_changes_nothing(fake, bot):
+    """Issue 23: an id inside a custom id must belong to the place the click comes from.
+    From a board in the bot's server: Rematch of a finished game and a cell of a running
+    game, of a group DM and of a server without the bot. (Invitations exist only in servers
+    that added the bot: the stateful SimCord test forges those from another server.)"""
+    options = await running_games_elsewhere(fake)
+    ann = User(4101, "ann")
+    await fake.answered(await fake.slash(ann, "ttt resign", options[1].id))  # a Rematch
+    own = await fake.answered(await fake.slash(fake.owner, "ttt play"))
+    with sqlite3.connect(bot) as db:
+        games = list(db.execute("SELECT id, LENGTH(moves), result FROM games WHERE guild_id != ?",
+                                (fake.guild_id,)))  # fmt: skip
+    assert sorted(r for _, _, r in games) == ["resigned", "running"]
+    before = snapshot(bot)
+    for game_id, moves, _result in games:
+        for custom_id in (f"ttt-rematch:{game_id}", f"ttt:{game_id}:{moves}:5"):
+            # discord.py routes only ids found on the clicked message: a forged client sends
+            # the board as if it carried that button
+            board = fake.messages[int(own.message["id"])]
+            board["components"][0]["components"][0]["custom_id"] = custom_id
+            clicked = await fake.answered(await fake.click(fake.owner, int(board["id"]), custom_id))
+            assert clicked.ephemeral, (custom_id, clicked.text)
+    assert snapshot(bot) == before
+
+
+@pytest.mark.parametrize("command", ["ttt play", "connect4 play", "ttt challenge"])
+async def test_a_forged_first_is_refused_and_starts_nothing(fake, bot, command):
+    """Issue 23, item 3: `first:nobody` is no choice of the command's; it started a game."""
+    refused = await fake.answered(await fake.slash(fake.owner, command, first="nobody"))
+    assert refused.ephemeral and "`first` is one of" in refused.text, refused.text
+    assert snapshot(bot) == []

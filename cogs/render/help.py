@@ -46,7 +46,7 @@ PLAYER_COMMANDS = (
         N_("the server's record and yours, and who taught me most"),
     ),
     ("/ttt brain", N_("privately, what I know about a position")),
-    ("/ttt forget-me", N_("delete your games and records in this server")),
+    ("/ttt forget-me", N_("delete your games and records here, of tic-tac-toe and Connect Four")),
 )
 ADMIN_COMMANDS = (
     ("/ttt-admin settings", N_("where games may start, and the idle timeout")),

@@ -1,6 +1,10 @@
 """Every bad request gets a private answer that says what to do, and changes nothing."""
 
+import copy
+import logging
+
 import pytest
+from simcord import actors as simcord_actors
 
 from tests.cogs.conftest import board_of, buttons_of, simultaneous_slashes
 
@@ -148,3 +152,38 @@ async def test_games_are_offered_in_servers_and_dms_and_admin_tools_only_in_serv
     in_dms = loner.available_commands()
     assert {"ttt play", "connect4 play"} <= set(in_dms)
     assert not any(c.startswith("ttt-admin") for c in in_dms)
+
+
+async def forged_click(w, member, message, custom_id):
+    """A modified client's click: ``custom_id`` sent as if it were on ``message``
+    (discord.py only dispatches ids found on the message)."""
+    forged = copy.deepcopy(w.env.backend.get_message(message.channel.id, message.id))
+    forged.components[0]["components"][0]["custom_id"] = custom_id
+    data = {"custom_id": custom_id, "component_type": 2}
+    return await simcord_actors._component_interaction(member, forged, data)
+
+
+TOO_BIG = 2**63  # one past the largest id a row can have (SQLite INTEGER, PostgreSQL BIGINT)
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "phrase"),
+    [
+        (f"ttt-rematch:{TOO_BIG}", "That board has no game to play again"),
+        (f"ttt-challenge:{TOO_BIG}:accept", "no longer open"),
+        (f"ttt:{TOO_BIG}:1:9", "That game is over"),
+        (f"ttt:1:{TOO_BIG}:9", "out of date"),
+        (f"ttt-forget:yes:{TOO_BIG}:{TOO_BIG}:{TOO_BIG}", "Only the person who asked"),
+    ],
+)
+async def test_an_id_no_row_can_have_is_refused_plainly(world, caplog, custom_id, phrase):
+    """Issue 23, item 3: digits past 2**63 - 1 in a custom id named no game; they raised
+    OverflowError at the database (logged at ERROR, "Something went wrong")."""
+    w = world
+    board = await started(w)
+    before = board_of(w.channel.last_message)
+    with caplog.at_level(logging.WARNING):
+        result = await forged_click(w, w.alice, board, custom_id)
+    await assert_refused(result, phrase)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert board_of(w.channel.last_message) == before

@@ -2,6 +2,8 @@
 
 import sqlite3
 
+import discord
+
 from cogs.render import duration_text
 from tests.cogs.conftest import board_of
 from tests.cogs.test_admin import lessons
@@ -130,3 +132,50 @@ async def test_a_question_answers_once_even_from_a_board_not_redrawn(world):
     again = await simcord_actors._component_interaction(w.admin, first_shown, data)
     assert again.ephemeral and "already answered" in again.response.content
     assert await lessons(w, w.alice) == learned > 0
+
+
+def first_responses(monkeypatch) -> list[str]:
+    """Every first response the bot tries (a deferral or a message), in order."""
+    tried = []
+    for name in ("defer", "send_message"):
+        real = getattr(discord.InteractionResponse, name)
+
+        async def trying(self, *args, _real=real, _name=name, **kwargs):
+            tried.append(_name)
+            return await _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(discord.InteractionResponse, name, trying)
+    return tried
+
+
+async def test_stats_defers_before_its_slow_work(world, monkeypatch):
+    """Issue 23, item 6: stats read the figures, then the curve, then drew it, each with
+    its own deferral timer; the second came past Discord's deadline."""
+    w = world
+    tried = first_responses(monkeypatch)
+    service = w.env.bot.service
+    real_stats = service.stats
+
+    async def stats(*args, **kwargs):
+        tried.append("read")
+        return await real_stats(*args, **kwargs)
+
+    monkeypatch.setattr(service, "stats", stats)
+    result = await w.alice.slash(w.channel, "ttt stats", member=w.bob)
+    assert tried == ["defer", "read"]
+    assert result.response.message.embeds[0].title and not result.ephemeral
+
+
+async def test_an_expired_interaction_gets_no_second_first_response(world, monkeypatch, caplog):
+    """Issue 23, item 6: past Discord's deadline (10062 Unknown interaction), the apology
+    was sent as a second first response."""
+    w = world
+    tried = first_responses(monkeypatch)
+    w.env.inject_error(
+        "POST", "/interactions/*/callback", status=404, code=10062, message="Unknown interaction"
+    )
+    await w.alice.slash(w.channel, "ttt stats", member=w.bob)
+    assert tried == ["defer"]
+    # what Discord answered (SimCord keeps every error the bot saw)
+    assert ["10062" in str(e) for e in w.env.errors] == [True]
+    assert "came past Discord's deadline" in caplog.text

@@ -1,5 +1,7 @@
 """The real bot on PostgreSQL (DATABASE_URL): a game, what it taught, and a restart."""
 
+import logging
+
 import asyncpg
 
 from tests.cogs.conftest import board_of
@@ -29,3 +31,34 @@ async def test_the_bot_plays_learns_and_restarts_on_postgresql(world, new_bot, m
             assert await db.fetchval("SELECT COUNT(*) FROM facts") > 0
         finally:
             await db.close()
+
+
+async def test_an_outage_skips_sweeps_quietly_and_the_sweep_works_after_it(
+    world, new_bot, monkeypatch, caplog
+):
+    """Issue 23, item 8: in a PostgreSQL outage the timeout sweep failed, restarted at
+    once and failed again: thousands of "the timeout sweep failed" a second, and a busy
+    core. Now a failed round is skipped until the next tick, and the outage is logged
+    once, when it starts (and once when it ends)."""
+    from tests.pgproxy import Proxy
+
+    w = world
+    monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "1")
+    async with postgres_schema() as (url, schema):
+        proxy = await Proxy(url).start()
+        try:
+            monkeypatch.setenv("DATABASE_URL", f"{proxy.url}?search_path={schema}")
+            await w.env.restart_bot(new_bot())
+            await w.alice.slash(w.channel, "ttt play")
+            await proxy.cut()
+            with caplog.at_level(logging.INFO):
+                await w.env.advance_time(5 * 60)  # ten ticks of the sweep, all failing
+                about_it = [r for r in caplog.records if r.levelno >= logging.WARNING]
+                proxy.restore()
+                await w.env.advance_time(2 * 60)  # the next tick abandons the idle game
+        finally:
+            await proxy.stop()
+    assert len(about_it) <= 2, [r.getMessage() for r in about_it]
+    assert "cannot reach PostgreSQL" in about_it[0].getMessage()
+    notice = w.channel.last_message
+    assert "was abandoned after 1 minute without a move" in notice.content

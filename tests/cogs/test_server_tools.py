@@ -3,6 +3,7 @@
 import pytest
 import simcord
 
+from gameflow.places import own_bot
 from tests.cogs.conftest import board_of, message_by_id
 from tests.cogs.test_admin import lessons
 from tests.cogs.test_games import play_line
@@ -226,3 +227,46 @@ async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world
     assert not (await w.bob.slash(w.channel, "ttt stats")).ephemeral  # others are not
     await w.env.advance_time(61)
     assert not (await w.alice.slash(w.channel, "ttt leaderboard")).ephemeral
+
+
+async def test_refused_requests_do_not_use_up_the_posting_limit(world):
+    """Issue 23, item 10: six `/ttt board` with no game posted nothing, yet the next
+    `/ttt play` was refused "You're posting a lot"."""
+    w = world
+    for _ in range(7):
+        board = await w.alice.slash(w.channel, "ttt board")
+        assert board.ephemeral and "No game is running" in board.response.content
+    played = await w.alice.slash(w.channel, "ttt play")
+    assert not played.ephemeral, played.response.content
+    await w.alice.slash(w.channel, "ttt resign")
+    for _ in range(5):  # five more posts make six in the minute: the seventh is refused
+        assert not (await w.alice.slash(w.channel, "ttt stats")).ephemeral
+    limited = await w.alice.slash(w.channel, "ttt stats")
+    assert limited.ephemeral and "You're posting a lot" in limited.response.content
+
+
+async def test_forget_me_covers_connect_four_in_a_server_and_in_a_dm(world, simcord_bot):
+    """Issue 23, item 7: a member who played only Connect Four was told there was nothing
+    to delete, and their games stayed, in a server and in their DM."""
+    w = world
+    service = simcord_bot.service
+    alice = w.alice
+    for where in (w.channel, None):  # a server's channel; then alice's DM with her own bot
+        here = w.guild.id if where is not None else own_bot(alice.id)
+
+        async def slash(command, _where=where, **options):
+            if _where is None:
+                return await alice.user.slash(command, **options)
+            return await alice.slash(_where, command, **options)
+
+        await slash("connect4 play")
+        await slash("connect4 move", column=2)
+        await slash("connect4 resign")
+        assert (await service.player_totals(here, alice.id))[0].games == 1
+        question = await slash("ttt forget-me")
+        assert question.ephemeral and "nothing to delete" not in question.response.content
+        clicker = alice.user if where is None else alice
+        done = await clicker.click(question.response.message, label="Delete my games")
+        assert "Deleted your" in done.response.content
+        assert (await service.player_totals(here, alice.id))[0].games == 0
+        assert (await service.record(here, alice.id, game="connect4")).games == 0
