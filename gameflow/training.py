@@ -89,7 +89,7 @@ class TrainingRun:
             target=training_worker.run,
             args=(
                 game,
-                [(f.position, f.outcome.value) for f in memory or ()],
+                [fact.row for fact in memory or ()],
                 opponent,
                 games,
                 None,
@@ -104,7 +104,7 @@ class TrainingRun:
         self._sender, self._cancels = sender, cancels
         self._state: State = "running"
         self._played, self._learned, self._seconds = 0, 0, 0.0
-        self._pending: list[tuple[str, str]] = []
+        self._pending: list[tuple] = []  # facts as the store keeps them (Fact.row)
         self._unsaved = False
         self._error: str | None = None
 
@@ -221,9 +221,10 @@ class TrainingRun:
         """Merge the pending facts and commit them with the progress; return the figures
         if the run has ended."""
         async with self.trainer.memories.changing(self.guild_id, self.game) as memory:
-            new = [(p, o) for p, o in dict(self._pending).items() if memory.outcome(p) is None]
-            for position, outcome in new:  # if the commit fails, `changing` drops the cache
-                memory.add(position, outcome)
+            pending = {row[0]: row for row in self._pending}.values()
+            new = [row for row in pending if memory.outcome(row[0]) is None]
+            for row in new:  # if the commit fails, `changing` drops the cache
+                memory.add(*row)
             # the end: the learning curve gets a point, marked training
             after = await BrainFigures.counted(memory) if self._state != "running" else None
             await self.trainer.store.save_training(

@@ -26,7 +26,7 @@ class _Cancelled(Exception):
 
 def run(
     game: str,
-    facts: list[tuple[str, str]],
+    facts: list[tuple],  # as the store keeps them (Fact.row)
     opponent: str,
     games: int,
     seed: int | None,
@@ -45,13 +45,10 @@ def run(
         reported = {key for key, _ in memory.items()}
         last = [started, 0]  # when it last reported, games played
 
-        def new_facts() -> list[tuple[str, str]]:
+        def new_facts() -> list[tuple]:
             fresh = [(key, value) for key, value in memory.items() if key not in reported]
             reported.update(key for key, _ in fresh)
-            return [
-                (fact.position, fact.outcome.value)
-                for fact in (memory.fact(key, value) for key, value in fresh)
-            ]
+            return [memory.fact(key, value).row for key, value in fresh]
 
         def progress(done: int, total: int) -> None:
             now = time.perf_counter()

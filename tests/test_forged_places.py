@@ -5,6 +5,8 @@ Discord, which has group DMs and servers without the bot (SimCord has neither)."
 
 import sqlite3
 
+import pytest
+
 from tests.fakediscord import MANAGE_GUILD, ChannelOption, User
 from tests.test_user_installs import play
 
