@@ -50,6 +50,14 @@ class Fact:
     outcome: Outcome
     distance: int | None = None  # plies to the end, on the classic board, when proven
 
+    @property
+    def row(self) -> tuple[str, str] | tuple[str, str, int]:
+        """As a store keeps it, and :meth:`Memory.stored` reads it back: ``(position,
+        outcome)``, and its plies when known."""
+        if self.distance is None:
+            return (self.position, self.outcome.value)
+        return (self.position, self.outcome.value, self.distance)
+
 
 @dataclass(frozen=True, slots=True)
 class Lesson:

@@ -337,13 +337,10 @@ def _contradiction(known: Callable[[int, int], int], document: Memory) -> None:
             )
 
 
-def new_facts(current: Memory, document: Memory) -> list[tuple[str, str]]:
+def new_facts(current: Memory, document: Memory) -> list[tuple]:
     """The facts of ``document`` that ``current`` does not know, as the store keeps them."""
     known = current.known
-    return [
-        (fact.position, fact.outcome.value)
-        for fact in (document.fact(key, value) for key, value in document.items() if not known(key))
-    ]
+    return [document.fact(key, value).row for key, value in document.items() if not known(key)]
 
 
 def document_file(memory: Memory) -> bytes:

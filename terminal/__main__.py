@@ -121,38 +121,28 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
             f"Learned: {position_text(turn.game.moves[: lesson.ply])}, {whose} move {where} "
             f"is a {lesson.outcome.value}."
         )
-    await look_back(service, server, turn)
+    await look_back(service, turn)
     return 0
 
 
-async def look_back(service: GameService, server: int, turn: Turn) -> None:
-    """The classic board's post-mortem of a game the bot did not win: the solver values
-    every column of every position where the bot was to move, here, synchronously (the
-    terminal has no event loop to protect), and the lesson is told in a sentence or two."""
-    game, rules = turn.game, turn.game.rules
-    if not rules.classic or game.result not in ("player_won", "draw"):
-        return
-    if not engine.solver_available():
+async def look_back(service: GameService, turn: Turn) -> None:
+    """The classic board's post-mortem of a game the bot did not win, as the game flow
+    runs it (the solver in its worker process), told in a sentence or two."""
+    game = turn.game
+    if service.reviews.rules_only(game):
         print("No solver on this machine: on this board I learn by the rules alone.")
+    if not turn.reviewing:
         return
     print("🔍 Looking back at this game…")
-    moves = list(game.moves)
-    facts = engine.post_mortem(rules, moves, game.bot_mark)
-    async with service.memories.changing(server, rules.name) as memory:
-        known = memory.known
-        spelled = [
-            (rules.spell(rules.key_code(key)), outcome)
-            for key, outcome, _plies in facts
-            if not known(key)
-        ]
-        version = await service.store.add_facts(server, spelled, game=rules.name, now=time.time())
-        engine.apply_post_mortem(memory, facts)
-        service.memories.replace(server, memory, version)
-    print(lesson_text(engine.describe_post_mortem(rules, moves, facts, game.bot_mark), spelled))
+    outcome = await service.review(game.id)
+    if outcome is None:
+        print("I couldn't look back at this game now; I will at the next start.")
+        return
+    print(lesson_text(outcome.verdict, outcome.new_facts))
 
 
-def lesson_text(verdict: engine.Verdict | None, new: list) -> str:
-    learned = f" ({plural(len(new), 'new lesson')}.)"
+def lesson_text(verdict: engine.Verdict | None, new: int) -> str:
+    learned = f" ({plural(new, 'new lesson')}.)"
     if verdict is None:
         return f"I looked back: no other column of mine would have done better.{learned}"
     move = f"my move {verdict.move_number} (column {verdict.column + 1})"
@@ -332,11 +322,11 @@ def parser() -> argparse.ArgumentParser:
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
     store = await Store.open(settings.database_path)
+    service = GameService(
+        store, timeout_seconds=settings.game_timeout_minutes * 60, clock=time.time
+    )
     try:
-        service = GameService(
-            store, timeout_seconds=settings.game_timeout_minutes * 60, clock=time.time
-        )
-        await service.load()
+        await service.load()  # resumes a post-mortem an earlier session left unfinished
         game = args.game
         if args.command == "play":
             return await play(service, args.server, args.first, game)
@@ -348,6 +338,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
             return await export(service, args.server, args.file, game)
         return await import_(service, args.server, args.file, args.replace, args.yes, game)
     finally:
+        await service.close()  # its post-mortems' worker, if one started
         await store.close()
 
 

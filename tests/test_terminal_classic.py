@@ -90,8 +90,8 @@ def test_the_lesson_names_the_move_that_lost_and_the_column_that_held():
         code = GAME.play(code, moves[-1])
     facts = engine.post_mortem(CLASSIC, moves, Mark.X)
     verdict = engine.describe_post_mortem(CLASSIC, moves, facts, Mark.X)
-    text = lesson_text(verdict, facts)
+    text = lesson_text(verdict, len(facts))
     assert text.startswith("I looked back: my move 1 (column 1) lost, and column 4 would have won.")
     assert f"force a win in {verdict.opponent_moves} moves" in text
     assert f"({len(facts)} new lessons.)" in text
-    assert lesson_text(None, []).endswith("would have done better. (0 new lessons.)")
+    assert lesson_text(None, 0).endswith("would have done better. (0 new lessons.)")
