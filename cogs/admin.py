@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import logging
 import re
@@ -15,14 +13,12 @@ from discord.ext import commands, tasks
 
 from gameflow import GameError, GameService, ImportPlan, TrainingRun
 from gameflow.brain import IMPORT_LIMITS, check_file_size
-from gameflow.errors import ANOTHER_PLACES_CHANNEL
 from gameflow.game import TITLES
 from i18n import N_, Language
 
 from .boards import look_of
 from .faces import FACES, GAME_NAMES
-from .places import bot_is_here
-from .questions import NEEDS_MANAGE_SERVER, AnswerButton, Questions
+from .questions import AnswerButton, Questions
 from .render import (
     brain_change_text,
     interrupted_training_embed,
@@ -30,7 +26,17 @@ from .render import (
     settings_embed,
     training_embed,
 )
-from .replies import Refusal, answer, in_time, private, public, refuse, server_language, update
+from .replies import (
+    CheckingShown,
+    answer,
+    in_time,
+    private,
+    public,
+    refuse,
+    server_language,
+    update,
+)
+from .server_tools import ChannelId, manager
 from .table import Table
 from .ticks import Ticks
 
@@ -57,81 +63,6 @@ def _named(boards: dict[str, str]) -> str:
 # every board named, from the faces, so that a new board is named in the "game" options too
 DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
 OTHER_GAMES = ", ".join(_OTHERS)
-
-
-class PlaceToPlay(app_commands.Transformer):
-    """A text channel or thread of this server, taken by its id as Discord resolved it: the
-    bot's cache may not hold it (a thread it has not seen, a channel it cannot view), and
-    discord.py's own channel option would fail there."""
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.channel
-
-    @property
-    def channel_types(self) -> list[discord.ChannelType]:
-        return [
-            discord.ChannelType.text,
-            discord.ChannelType.news,
-            discord.ChannelType.public_thread,
-            discord.ChannelType.private_thread,
-            discord.ChannelType.news_thread,
-        ]
-
-    async def transform(self, interaction: discord.Interaction, value: object, /) -> int:
-        channel_id = getattr(value, "id", None)
-        guild = interaction.guild
-        if not isinstance(channel_id, int) or guild is None or not await _of(guild, value):
-            raise Refusal(ANOTHER_PLACES_CHANNEL)  # a forged option: a DM's, another place's
-        return channel_id
-
-
-async def _of(guild: discord.Guild, channel: object) -> bool:
-    """Whether a channel option names one of this server's channels or threads, which a
-    forged request may not. The bot holds the server's channels and active threads; a
-    thread it has not seen (archived, or private) counts by its parent channel, and a
-    channel it does not hold is asked of Discord (an admin's rare request)."""
-    if guild.get_channel_or_thread(channel.id) is not None:
-        return True
-    if isinstance(channel, app_commands.AppCommandThread):
-        return guild.get_channel(channel.parent_id) is not None
-    if not isinstance(channel, app_commands.AppCommandChannel) or channel.type not in (
-        discord.ChannelType.text,
-        discord.ChannelType.news,
-    ):
-        return False  # a DM, a group DM, or a channel Discord did not resolve
-    try:
-        await guild.fetch_channel(channel.id)  # refused, or another server's: not here
-    except (discord.HTTPException, discord.InvalidData):
-        return False
-    return True
-
-
-ChannelId = app_commands.Transform[int, PlaceToPlay]
-
-
-async def manager(interaction: discord.Interaction) -> bool:
-    """Whether the caller may manage the server; refuses them privately if not.
-
-    Default member permissions only hide the commands: server owners can re-grant them to
-    anyone under Integrations, so every command checks the permission for real. They are
-    a server's own tools: Discord offers them only where the server added the bot, and a
-    forged request from anywhere else (a DM, a server with only members' installs) is
-    refused too.
-    """
-    if interaction.guild_id is None or not bot_is_here(interaction):
-        await refuse(interaction, SERVER_TOOLS_ONLY)
-        return False
-    if interaction.permissions.manage_guild:
-        return True
-    await refuse(interaction, NEEDS_MANAGE_SERVER)
-    return False
-
-
-SERVER_TOOLS_ONLY = N_(
-    "`/ttt-admin` works only in a server that has added me, so nothing was changed. A server "
-    "manager can add me from my profile."
-)
 
 
 class CancelTrainingButton(
@@ -162,40 +93,6 @@ class CancelTrainingButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         admin: Admin = interaction.client.get_cog("Admin")
         await admin.cancel_training(interaction, self.run_id)
-
-
-class CheckingShown:
-    """A big file takes seconds to check: once the answer is deferred, say how far the
-    check is, at most every ``every`` seconds (an edit of the deferred answer)."""
-
-    def __init__(self, interaction: discord.Interaction, every: float = 2.0) -> None:
-        self.interaction, self.every = interaction, every
-        self._loop = asyncio.get_running_loop()
-        self._shown = self._loop.time()
-        self._editing: asyncio.Task | None = None
-        self._over = False
-
-    def __call__(self, done: int, total: int) -> None:
-        now = self._loop.time()
-        if self._over or not self.interaction.response.is_done() or not total:
-            return
-        if now - self._shown < self.every or (self._editing and not self._editing.done()):
-            return
-        self._shown = now
-        text = private(self.interaction).t(
-            "Checking the file: {percent}% done…", percent=100 * done // total
-        )
-        self._editing = asyncio.ensure_future(self._edit(text))
-
-    async def _edit(self, text: str) -> None:
-        with contextlib.suppress(discord.HTTPException):  # progress only: the answer follows
-            await self.interaction.edit_original_response(content=text)
-
-    async def over(self) -> None:
-        """No more progress; the one on its way lands before the answer that follows."""
-        self._over = True
-        if self._editing is not None:
-            await self._editing
 
 
 def cancel_view(run_id: int, lang: Language) -> discord.ui.View:

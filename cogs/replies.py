@@ -9,6 +9,7 @@ Every apology says what really happened: whether the request's change was saved 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -178,3 +179,37 @@ async def _apologise(interaction: discord.Interaction, message: Msg) -> None:
         await refuse(interaction, message)
     except (discord.HTTPException, RuntimeError):  # gone, or the bot is closing: logged above
         log.warning("could not deliver the apology for interaction %s", interaction.id)
+
+
+class CheckingShown:
+    """A big file takes seconds to check: once the answer is deferred, say how far the
+    check is, at most every ``every`` seconds (an edit of the deferred answer)."""
+
+    def __init__(self, interaction: discord.Interaction, every: float = 2.0) -> None:
+        self.interaction, self.every = interaction, every
+        self._loop = asyncio.get_running_loop()
+        self._shown = self._loop.time()
+        self._editing: asyncio.Task | None = None
+        self._over = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self._loop.time()
+        if self._over or not self.interaction.response.is_done() or not total:
+            return
+        if now - self._shown < self.every or (self._editing and not self._editing.done()):
+            return
+        self._shown = now
+        text = private(self.interaction).t(
+            "Checking the file: {percent}% done…", percent=100 * done // total
+        )
+        self._editing = asyncio.ensure_future(self._edit(text))
+
+    async def _edit(self, text: str) -> None:
+        with contextlib.suppress(discord.HTTPException):  # progress only: the answer follows
+            await self.interaction.edit_original_response(content=text)
+
+    async def over(self) -> None:
+        """No more progress; the one on its way lands before the answer that follows."""
+        self._over = True
+        if self._editing is not None:
+            await self._editing
