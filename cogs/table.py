@@ -186,7 +186,10 @@ class Table(commands.Cog, name="TicTacToe"):
         if the bot is not in the channel (its token lasts 15 minutes), else the message."""
         try:
             if interaction is not None and bot_is_here(interaction):
-                await self.service.reviews.note_board(turn.game, message_id)
+                try:  # for a restart to find it; the lesson is shown all the same
+                    await self.service.reviews.note_board(turn.game, message_id)
+                except Exception as error:
+                    log.warning("could not note game %s's board: %s", turn.game.id, error)
             outcome = await self.service.review(turn.game.id)
             new = outcome.new_facts if outcome else 0
             embed = board_embed(replace(turn, memory_size=turn.memory_size + new), lang)
@@ -212,7 +215,11 @@ class Table(commands.Cog, name="TicTacToe"):
         if self.bot.get_channel(game.channel_id) is None:  # not in that channel (any more)
             return
         lang = server_language(self.bot, game.guild_id)
-        memory = await self.service.memory(game.guild_id, game.kind)
+        try:
+            memory = await self.service.memory(game.guild_id, game.kind)
+        except Exception as error:  # the database is away: the lesson is stored all the same
+            log.warning("could not redraw game %s's board: %s", game_id, error)
+            return
         # the outcome's facts are in the memory already: the board's count is the memory's
         turn = Turn(game, memory_size=len(memory) - outcome.new_facts, reviewing=True)
         await self._show_review(turn, lang, None, game.message_id)

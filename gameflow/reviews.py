@@ -84,7 +84,7 @@ class Reviews:
             return None
         try:
             return await asyncio.shield(task)
-        except (WorkerGone, engine.solver.SolverUnavailable, OSError):
+        except Exception:  # logged by the task itself; the board says it could not finish
             return None
 
     async def resume(self, shards=None) -> list[int]:
@@ -115,10 +115,13 @@ class Reviews:
     async def _review(self, game: Game) -> ReviewOutcome:
         bot = None if not game.vs_bot else int(game.bot_mark)
         facts = await self.worker.post_mortem(game.kind, game.moves, bot)
-        async with self.memories.changing(game.guild_id, game.kind) as memory:
-            new = engine.apply_post_mortem(memory, [fact[:3] for fact in facts])
-            # another process may have stored it first: the same facts, proven the same
-            with contextlib.suppress(StaleGameError):
+        new = 0
+        # Nothing is written if another process stored it first (the same facts, proven
+        # the same) or if the game is gone (its server's data, or its player, deleted
+        # meanwhile); the error leaves `changing`, which then drops what the cache took.
+        with contextlib.suppress(StaleGameError):
+            async with self.memories.changing(game.guild_id, game.kind) as memory:
+                added = engine.apply_post_mortem(memory, [fact[:3] for fact in facts])
                 await self.store.finish_review(
                     game.id,
                     game.guild_id,
@@ -126,6 +129,7 @@ class Reviews:
                     now=self.clock(),
                     game=game.kind,
                 )
+                new = added
         verdict = (
             engine.describe_post_mortem(
                 game.kind, list(game.moves), [fact[:3] for fact in facts], Mark(bot)

@@ -141,3 +141,14 @@ async def test_a_watched_game_between_members_is_reviewed_for_both_sides(service
     }
     assert parities == {0, 1}
     assert (await service.store.game(turn.game.id)).review == REVIEW_DONE
+
+
+async def test_a_review_of_a_game_deleted_meanwhile_teaches_the_cache_nothing(service):
+    """The server's data is deleted while its game is reviewed: nothing is stored, and
+    the cached memory does not keep what the review found (it matches the store)."""
+    turn = await lose_a_game(service)
+    await service.erase_server(GUILD)  # before the worker has answered
+    outcome = await service.review(turn.game.id)
+    assert outcome is not None and outcome.new_facts == 0
+    assert await service.store.game(turn.game.id) is None
+    assert len(await service.memory(GUILD, CLASSIC)) == len(await stored_facts(service)) == 0
