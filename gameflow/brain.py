@@ -380,6 +380,10 @@ def _add_distances(memory: Memory, facts) -> None:
 
 
 REPORTS_EVERY = 0.1  # seconds between looks at a check's reports
+ONE_CHECK_AT_A_TIME = N_(
+    "I'm already checking another Connect Four 7×6 memory file, which takes a few minutes. "
+    "Try again once it is done; nothing was changed."
+)
 
 
 async def check_in_process(
@@ -395,11 +399,12 @@ async def check_in_process(
     worker.start()
     try:
         while True:
-            report = _next_report(reports)
+            # in a thread: the last report, every fact checked, takes a while to unpickle
+            report = await asyncio.to_thread(_next_report, reports)
             if report is None:
                 if not worker.is_alive():
                     await asyncio.sleep(REPORTS_EVERY)  # its last words may be on their way
-                    report = _next_report(reports)
+                    report = await asyncio.to_thread(_next_report, reports)
                     if report is None:
                         raise RuntimeError(f"the import's check ended ({worker.exitcode})")
                 else:
@@ -412,7 +417,7 @@ async def check_in_process(
                 raise GameError(report[1])
             else:
                 memory = Memory(game=game)
-                _add_distances(memory, report[1])
+                await asyncio.to_thread(_add_distances, memory, report[1])  # 0.2 s for 120k
                 return memory, report[2]
     finally:
         if worker.is_alive():
@@ -432,6 +437,9 @@ class Brain:
         self.store = store
         self.memories = memories
         self.clock = clock
+        # a classic board's file being re-proved (minutes, and a process of 200 MB): one
+        # at a time, or a few imports at once could exhaust the machine
+        self._reproving = False
 
     async def figures(self, guild_id: int, game: str = TICTACTOE) -> BrainFigures:
         return await BrainFigures.counted(await self.memories.get(guild_id, game))
@@ -472,7 +480,13 @@ class Brain:
         board's, re-proven by the solver, in a worker process), and
         ``progress`` told how far the check is, now and then."""
         if engine.get_game(game).classic:
-            document, checked_by = await check_in_process(data, game, progress)
+            if self._reproving:
+                raise GameError(ONE_CHECK_AT_A_TIME)
+            self._reproving = True
+            try:
+                document, checked_by = await check_in_process(data, game, progress)
+            finally:
+                self._reproving = False
         else:
             told = _told_on(asyncio.get_running_loop(), progress)
             document = await asyncio.to_thread(read_memory_file, data, game, told)

@@ -55,3 +55,17 @@ async def test_a_forged_import_is_refused_from_the_worker_naming_the_entry(servi
     with pytest.raises(GameError, match=rf"facts\[{index}\].*Nothing was changed"):
         await service.brain.plan_import(GUILD, data, "merge", CLASSIC)
     assert len(await service.memory(GUILD, CLASSIC)) == 0
+
+
+async def test_one_classic_import_is_re_proved_at_a_time(service, memory):
+    """Each check takes a process of about 200 MB for minutes: a second one, asked while
+    the first runs, is refused (and changes nothing) rather than started beside it."""
+    data = json.dumps(engine.export_memory(memory)).encode()
+    first = asyncio.create_task(service.brain.plan_import(GUILD, data, "merge", CLASSIC))
+    await asyncio.sleep(0)  # the first check has started
+    with pytest.raises(GameError, match="already checking another"):
+        await service.brain.plan_import(GUILD, data, "merge", CLASSIC)
+    plan = await first
+    assert plan.new == len(memory)
+    again = await service.brain.plan_import(GUILD, data, "merge", CLASSIC)  # its turn now
+    assert again.new == len(memory)
