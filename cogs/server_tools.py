@@ -34,9 +34,14 @@ class PlaceToPlay(app_commands.Transformer):
         ]
 
     async def transform(self, interaction: discord.Interaction, value: object, /) -> int:
+        # options are read before the command runs: who and where first, so that a forged
+        # option from elsewhere, or from a member, asks Discord nothing
+        if interaction.guild_id is None or not bot_is_here(interaction):
+            raise Refusal(SERVER_TOOLS_ONLY)
+        if not interaction.permissions.manage_guild:
+            raise Refusal(NEEDS_MANAGE_SERVER)
         channel_id = getattr(value, "id", None)
-        guild = interaction.guild
-        if not isinstance(channel_id, int) or guild is None or not await _of(guild, value):
+        if not isinstance(channel_id, int) or not await _of(interaction.guild, value):
             raise Refusal(ANOTHER_PLACES_CHANNEL)  # a forged option: a DM's, another place's
         return channel_id
 

@@ -122,3 +122,22 @@ async def test_a_forged_first_is_refused_and_starts_nothing(fake, bot, command):
     refused = await fake.answered(await fake.slash(fake.owner, command, first="nobody"))
     assert refused.ephemeral and "`first` is one of" in refused.text, refused.text
     assert snapshot(bot) == []
+
+
+async def test_a_forged_channel_option_from_a_member_or_elsewhere_asks_discord_nothing(fake, bot):
+    """Options are read before the command runs: who and where are checked first, so a
+    forged option sends no request that Discord would refuse (and count against the bot)."""
+    outside = fake.server_without_the_bot()
+    unseen = ChannelOption(outside.channel_id, guild_id=outside.guild_id)
+    member = User(4103, "member")
+    manager = User(4104, "manager", permissions=(1 << 10) | (1 << 11) | MANAGE_GUILD)
+    for who, where, says in (
+        (member, None, "Manage Server"),
+        (manager, outside.channel_id, "works only in a server that has added me"),
+    ):
+        before = len(fake.requests)
+        refused = await fake.answered(
+            await fake.slash(who, "ttt-admin settings", where, allow_channel=unseen)
+        )
+        assert refused.ephemeral and says in refused.text, refused.text
+        assert not [r for r in fake.requests[before:] if str(outside.channel_id) in r[1]]
