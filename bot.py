@@ -199,12 +199,12 @@ class ApologeticTree(discord.app_commands.CommandTree):
         """Something we did not foresee: log it, and tell the person privately. Commands that
         change something answer their own failures truthfully (``cogs.replies``), so what
         reaches here changed nothing."""
-        if isinstance(error, Refusal):  # foreseen: said to the person, not logged
-            with contextlib.suppress(discord.HTTPException):
-                await refuse(interaction, error.message)
-            return
         name = getattr(interaction.command, "qualified_name", "?")
-        cause = getattr(error, "original", error)
+        cause = getattr(error, "original", error)  # raised by the command itself, or not
+        if isinstance(cause, Refusal):  # foreseen: said to the person, not logged
+            with contextlib.suppress(discord.HTTPException):
+                await refuse(interaction, cause.message)
+            return
         if isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION:
             # Discord's deadline passed (a stall, or the network): no response of any kind
             # can reach the person now, so none is tried again

@@ -19,9 +19,11 @@ import discord
 from discord import app_commands
 
 from gameflow import GameService
+from i18n import N_
 
 from .challenges import ChallengeDesk
 from .questions import Questions
+from .replies import Refusal
 
 Level = Literal["learning", "medium", "easy"]
 First = Literal["me", "bot"]
@@ -111,6 +113,20 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
     texts, command, boards = face.texts, face.command, face.boards
     game = next(iter(boards.values()))  # the default board's
     choices = [app_commands.Choice(name=size, value=size) for size in boards]
+
+    def board_game(board: str) -> str:
+        """The game a board option names; a forged one (Discord offers only these) is
+        refused privately."""
+        if board not in boards:
+            raise Refusal(
+                N_(
+                    "The board is one of {choices}, not `{board}`.",
+                    choices=", ".join(boards),
+                    board=str(board),
+                )
+            )
+        return boards[board]
+
     # What every game says alike, written once: each decorator below is applied in the
     # branch that runs (one board, or a choice of boards), so exactly once per group.
     play_options = app_commands.describe(
@@ -166,7 +182,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             board: str = choices[0].value,
             level: Level = "learning",
         ) -> None:
-            await table.start_game(interaction, first, boards[board], level)
+            await table.start_game(interaction, first, board_game(board), level)
 
         @challenge_command
         @challenge_options
@@ -179,7 +195,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             board: str = choices[0].value,
         ) -> None:
             if await table.may_post(interaction):
-                await table.challenges.issue(interaction, opponent, first, boards[board])
+                await table.challenges.issue(interaction, opponent, first, board_game(board))
 
     @group.command(name="move", description=texts["move"])
     @app_commands.rename(number=face.move)
@@ -232,7 +248,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             moves: str | None = None,
             board: str = choices[0].value,
         ) -> None:
-            await table.show_brain(interaction, moves, boards[board])
+            await table.show_brain(interaction, moves, board_game(board))
 
         @group.command(name="leaderboard", description=texts["leaderboard"])
         @leaderboard_options
@@ -243,7 +259,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             by: Ranking = "lessons",
             board: str = choices[0].value,
         ) -> None:
-            await table.show_leaderboard(interaction, by, boards[board])
+            await table.show_leaderboard(interaction, by, board_game(board))
 
         @group.command(name="stats", description=texts["stats"])
         @app_commands.describe(board=texts["board"])
@@ -254,7 +270,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             board: str = choices[0].value,
             member: discord.User | None = None,
         ) -> None:
-            await table.show_stats(interaction, boards[board], member)
+            await table.show_stats(interaction, board_game(board), member)
 
     for extra in face.extras(table):
         group.add_command(extra)

@@ -141,3 +141,11 @@ async def test_a_forged_channel_option_from_a_member_or_elsewhere_asks_discord_n
         )
         assert refused.ephemeral and says in refused.text, refused.text
         assert not [r for r in fake.requests[before:] if str(outside.channel_id) in r[1]]
+
+
+@pytest.mark.parametrize("command", ["connect4 play", "connect4 stats", "connect4 brain"])
+async def test_a_forged_board_is_refused_plainly(fake, bot, command):
+    """Discord offers only the face's boards; a forged one got "Something went wrong"."""
+    refused = await fake.answered(await fake.slash(User(4105, "ann"), command, board="9x9"))
+    assert refused.ephemeral and "The board is one of 7x6, 4x4, 5x4" in refused.text, refused
+    assert snapshot(bot) == []
