@@ -26,9 +26,16 @@ T = TypeVar("T")
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
 
-# In Interaction.extras: what counts the request's public post toward the member's posting
-# limit (set when the request was checked against it), called once the post is made
+# In Interaction.extras: what settles the request's place in the member's posting limit
+# (set when the request was checked against it), called once with whether it posted
 ON_POST = "ttt-on-post"
+
+
+def _settle_post(interaction: discord.Interaction, *, posted: bool) -> None:
+    settle = interaction.extras.pop(ON_POST, None)
+    if settle is not None:
+        settle(posted)
+
 
 NOTHING_CHANGED = N_("Something went wrong on my side, and nothing was changed. Please try again.")
 
@@ -70,6 +77,7 @@ SAVED_NOT_SHOWN = N_(
 async def refuse(interaction: discord.Interaction, message: Msg | str) -> None:
     """Answer privately, in the person's language, or as privately as Discord still
     allows; nothing has changed."""
+    _settle_post(interaction, posted=False)
     text = private(interaction).say(message)
     response = interaction.response
     if not response.is_done():
@@ -151,8 +159,7 @@ async def answer(
         message_id = (
             await interaction.response.send_message(ephemeral=private, **fields)
         ).message_id
-    if not private:
-        interaction.extras.pop(ON_POST, lambda: None)()
+    _settle_post(interaction, posted=not private)
     return message_id
 
 

@@ -244,8 +244,10 @@ class Table(commands.Cog, name="TicTacToe"):
         Moves and clicks are never limited."""
         channel_id, member_id = interaction.channel_id, interaction.user.id
         wait = self.posting.wait(channel_id, member_id, now())
-        if not wait:  # counted only once something is posted: a refusal posts nothing
-            interaction.extras[ON_POST] = lambda: self.posting.posted(channel_id, member_id, now())
+        if not wait:  # its place is held, and counted only if something is posted
+            interaction.extras[ON_POST] = lambda posted: self.posting.settle(
+                channel_id, member_id, now(), posted=posted
+            )
         if wait:
             await refuse(
                 interaction,
