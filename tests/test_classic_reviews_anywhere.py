@@ -4,32 +4,12 @@ response, and nothing else is tried in that channel."""
 
 import asyncio
 
-import pytest
-
 from engine import get_game, solver
 from tests.classic_board import LOOKING_BACK, classic_position, looking_back
-from tests.fakediscord import FakeDiscord, User, launch_bot
+from tests.fakediscord import User
 from tests.test_user_installs import tried_to_reach
 
 RULES = get_game("connect4-7x6")
-
-
-@pytest.fixture
-async def fake():
-    server = await FakeDiscord().start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
-async def bot(fake, tmp_path):
-    env = {"DATABASE_PATH": "ttt.sqlite3"}
-    process = await launch_bot(fake, tmp_path, env=env)
-    await asyncio.wait_for(fake.ready.wait(), 30)
-    await asyncio.wait_for(fake.synced.wait(), 30)
-    yield
-    process.terminate()
-    await process.wait()
 
 
 async def test_a_group_dm_board_gets_its_lesson_through_the_interaction(fake, bot):
