@@ -23,6 +23,9 @@ import engine
 from engine import solver
 
 NICENESS = 5  # background work, but a person waits for its lesson on the board
+# a game's post-mortem takes under a second (p99 0.4 s; a new worker loads its book in
+# about 1 s): past this, the solver is taken to be stuck, and its worker is replaced
+REVIEW_SECONDS = 60.0
 ORPHAN_CHECK_SECONDS = 1.0
 SOLVER_SWITCH = "TTT_SOLVER"  # "off": as if bitbully were not installed
 
@@ -66,9 +69,13 @@ def solver_switched_on() -> bool:
 class PostMortemWorker:
     """The one process that runs the solver, started when first needed."""
 
-    def __init__(self, *, available: bool | None = None) -> None:
+    def __init__(self, *, available: bool | None = None, seconds: float = REVIEW_SECONDS) -> None:
         self.available = solver_switched_on() if available is None else available
+        self.seconds = seconds
         self._pool: ProcessPoolExecutor | None = None
+        # one post-mortem at a time, so that each one's time limit counts its own work,
+        # not the queue before it
+        self._turn = asyncio.Lock()
 
     @property
     def started(self) -> bool:
@@ -82,23 +89,26 @@ class PostMortemWorker:
         the process died meanwhile: the next call starts another."""
         if not self.available:
             raise solver.SolverUnavailable("the solver is not available to this bot")
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=get_context("spawn"),
-                initializer=_start,
-                initargs=(os.getpid(),),
-            )
-        pool = self._pool
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
+        async with self._turn:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=get_context("spawn"),
+                    initializer=_start,
+                    initargs=(os.getpid(),),
+                )
+            pool = self._pool
+            running = asyncio.get_running_loop().run_in_executor(
                 pool, _post_mortem, game, list(moves), bot
             )
-        except BrokenProcessPool as error:
-            if self._pool is pool:
-                self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise WorkerGone(str(error)) from None
+            try:
+                return await asyncio.wait_for(running, self.seconds)
+            except TimeoutError:
+                self._stop(pool)
+                raise WorkerGone(f"the post-mortem took over {self.seconds:g} s") from None
+            except BrokenProcessPool as error:
+                self._stop(pool)
+                raise WorkerGone(str(error)) from None
 
     def pid(self) -> int | None:
         """The worker's process id, if it runs (for tests that kill it)."""
@@ -108,8 +118,13 @@ class PostMortemWorker:
     def close(self) -> None:
         """Stop the worker (the bot is closing): a post-mortem under way stays pending in
         the store and runs again at the next start."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()  # a search can take a while; nothing of it is kept
-            pool.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._stop(self._pool)
+
+    def _stop(self, pool: ProcessPoolExecutor) -> None:
+        """End a worker: the next post-mortem starts another."""
+        if self._pool is pool:
+            self._pool = None
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()  # a search can take a while; nothing of it is kept
+        pool.shutdown(wait=False, cancel_futures=True)

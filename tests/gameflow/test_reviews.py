@@ -6,11 +6,13 @@ import os
 import signal
 import sqlite3
 
+import pytest
+
 from data import Store
 from data.games import REVIEW_DONE
 from engine import Memory, get_game, solver
 from gameflow import GameService
-from gameflow.postmortem import SOLVER_SWITCH, PostMortemWorker
+from gameflow.postmortem import SOLVER_SWITCH, PostMortemWorker, WorkerGone
 from tests.engine.test_classic import assert_proven
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
@@ -152,3 +154,21 @@ async def test_a_review_of_a_game_deleted_meanwhile_teaches_the_cache_nothing(se
     assert outcome is not None and outcome.new_facts == 0
     assert await service.store.game(turn.game.id) is None
     assert len(await service.memory(GUILD, CLASSIC)) == len(await stored_facts(service)) == 0
+
+
+async def test_a_post_mortem_past_its_time_ends_its_worker_and_the_next_one_works():
+    """A solver stuck on one game would hold up every review behind it: past its time,
+    the worker is ended (the review stays pending) and the next post-mortem starts anew."""
+    moves = []
+    while not moves or RULES.moves(RULES.replay(moves)[-1]) is not None:
+        moves.append(best_column(moves) - 1)
+    worker = PostMortemWorker(seconds=0.01)  # less than the worker takes to start
+    try:
+        with pytest.raises(WorkerGone, match="took over"):
+            await worker.post_mortem(CLASSIC, tuple(moves), 2)
+        assert not worker.started
+        worker.seconds = 60
+        facts = await worker.post_mortem(CLASSIC, tuple(moves), 2)
+        assert facts and worker.started
+    finally:
+        worker.close()
