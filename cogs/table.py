@@ -564,6 +564,7 @@ class Table(commands.Cog, name="TicTacToe"):
 
     async def _sweep(self) -> None:
         await self.challenges.expire()
+        await self.service.reviews.catch_up(self.service.shards)  # 7x6 post-mortems owed
         await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
         for turn in await self.service.expire_idle():
             lang = server_language(self.bot, turn.game.guild_id)

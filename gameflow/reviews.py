@@ -96,6 +96,16 @@ class Reviews:
         self.recovered = [record.id for record in records]
         return self.recovered
 
+    async def catch_up(self, shards=None) -> None:
+        """Start the reviews still owed here that no task runs: one a database blip
+        stopped, or a game whose end was stored while the answer about it was lost. A
+        task that ended keeps its place for a while (see :meth:`_run`), so a review that
+        keeps failing is tried again at most that often."""
+        if not self.worker.available:
+            return
+        for record in await self.store.pending_reviews(shards):
+            self.start(Game.from_record(record))
+
     async def close(self) -> None:
         for task in self._tasks.values():
             task.cancel()

@@ -172,3 +172,21 @@ async def test_a_post_mortem_past_its_time_ends_its_worker_and_the_next_one_work
         assert facts and worker.started
     finally:
         worker.close()
+
+
+async def test_a_review_owed_with_no_task_running_is_caught_up_without_a_restart(service):
+    """A game whose end was stored while the answer about it was lost (or whose review a
+    database blip stopped) is reviewed at the next sweep, not only at the next start."""
+    moves = []
+    while not moves or RULES.moves(RULES.replay(moves)[-1]) is not None:
+        moves.append(best_column(moves) - 1)
+    game = await service.store.start_game(GUILD, CHANNEL, ALICE, "O", [], now=1.0, game=CLASSIC)
+    await service.store.finish_game(
+        game.id, GUILD, [], moves, "player_won", now=2.0, game=CLASSIC, review=True
+    )
+    assert await service.review(game.id) is None  # no task runs it in this process
+    await service.reviews.catch_up()
+    outcome = await service.review(game.id)
+    assert outcome is not None and outcome.new_facts > 0
+    assert await service.store.pending_reviews() == []
+    assert_proven(await stored_facts(service))
