@@ -25,6 +25,9 @@ from .postmortem import PostMortemWorker, WorkerGone
 
 log = logging.getLogger(__name__)
 
+KEPT_SECONDS = 900  # how long a review's outcome stays at hand for its board
+RETRY_SECONDS = 120  # a review that failed is tried again by the sweep after this long
+
 
 @dataclass(frozen=True, slots=True)
 class ReviewOutcome:
@@ -99,8 +102,7 @@ class Reviews:
     async def catch_up(self, shards=None) -> None:
         """Start the reviews still owed here that no task runs: one a database blip
         stopped, or a game whose end was stored while the answer about it was lost. A
-        task that ended keeps its place for a while (see :meth:`_run`), so a review that
-        keeps failing is tried again at most that often."""
+        review that failed is tried again :data:`RETRY_SECONDS` after, not sooner."""
         if not self.worker.available:
             return
         for record in await self.store.pending_reviews(shards):
@@ -113,14 +115,19 @@ class Reviews:
         self.worker.close()
 
     async def _run(self, game: Game) -> ReviewOutcome:
+        # a finished task's result stays a while for outcome(); a failed one gives its
+        # place up sooner, for the sweep to try it again (catch_up)
+        later = asyncio.get_running_loop().call_later
         try:
-            return await self._review(game)
-        except WorkerGone:
-            # the worker died under it: the next one takes it again, once
-            return await self._review(game)
-        finally:
-            # a finished task's result stays for outcome(); forget it after a while
-            asyncio.get_running_loop().call_later(900, self._tasks.pop, game.id, None)
+            try:
+                outcome = await self._review(game)
+            except WorkerGone:  # the worker died under it: the next one takes it again, once
+                outcome = await self._review(game)
+        except BaseException:
+            later(RETRY_SECONDS, self._tasks.pop, game.id, None)
+            raise
+        later(KEPT_SECONDS, self._tasks.pop, game.id, None)
+        return outcome
 
     async def _review(self, game: Game) -> ReviewOutcome:
         bot = None if not game.vs_bot else int(game.bot_mark)

@@ -17,7 +17,7 @@ def _field_name(lang: Language) -> str:
 def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
     """The post-mortem's lesson, columns as people number them (1 to 7)."""
     if outcome is None:  # the worker could not finish it: it stays pending in the store
-        return lang.t("I couldn't look back at this game just now: I will after my next restart.")
+        return lang.t("I couldn't look back at this game just now: I will in a few minutes.")
     verdict = outcome.verdict
     if verdict is None:
         if outcome.new_facts == 0:

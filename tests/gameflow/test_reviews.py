@@ -2,6 +2,7 @@
 worker process and every fact it stores is proven; a review a kill interrupted runs
 again at start; without the solver a game still ends and learns by the rules."""
 
+import asyncio
 import os
 import signal
 import sqlite3
@@ -11,7 +12,7 @@ import pytest
 from data import Store
 from data.games import REVIEW_DONE
 from engine import Memory, get_game, solver
-from gameflow import GameService
+from gameflow import GameService, reviews
 from gameflow.postmortem import SOLVER_SWITCH, PostMortemWorker, WorkerGone
 from tests.engine.test_classic import assert_proven
 
@@ -190,3 +191,24 @@ async def test_a_review_owed_with_no_task_running_is_caught_up_without_a_restart
     assert outcome is not None and outcome.new_facts > 0
     assert await service.store.pending_reviews() == []
     assert_proven(await stored_facts(service))
+
+
+async def test_a_review_that_failed_is_tried_again_by_the_sweep(service, monkeypatch):
+    monkeypatch.setattr(reviews, "RETRY_SECONDS", 0)  # not two minutes, in a test
+    worker, tries = service.reviews.worker, []
+    solve = worker.post_mortem
+
+    async def dying_twice(*args):  # the first try and its one retry meet a dead worker
+        tries.append(args)
+        if len(tries) <= 2:
+            raise WorkerGone("killed")
+        return await solve(*args)
+
+    monkeypatch.setattr(worker, "post_mortem", dying_twice)
+    turn = await lose_a_game(service)
+    assert await service.review(turn.game.id) is None  # its board says it will try again
+    await asyncio.sleep(0.01)  # the failed review gives its place up
+    await service.reviews.catch_up()
+    outcome = await service.review(turn.game.id)
+    assert outcome is not None and outcome.new_facts > 0 and len(tries) == 3
+    assert await service.store.pending_reviews() == []
