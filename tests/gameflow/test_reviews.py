@@ -35,6 +35,24 @@ def best_column(moves) -> int:
     return max(sorted(scores), key=rank) + 1
 
 
+def perfect_game() -> list[int]:
+    """A whole 7x6 game of perfect moves on both sides (0-based columns): X wins."""
+    moves = []
+    while not moves or RULES.moves(RULES.replay(moves)[-1]) is not None:
+        moves.append(best_column(moves) - 1)
+    return moves
+
+
+async def owed_review(service):
+    """A game stored as lost by the bot (O) with its review owed, as a kill between the
+    two leaves it; its record."""
+    game = await service.store.start_game(GUILD, CHANNEL, ALICE, "O", [], now=1.0, game=CLASSIC)
+    await service.store.finish_game(
+        game.id, GUILD, [], perfect_game(), "player_won", now=2.0, game=CLASSIC, review=True
+    )
+    return game
+
+
 async def lose_a_game(service, guild=GUILD, channel=CHANNEL):
     """The bot opens (X); a perfect player (O) beats it. Returns the final turn."""
     turn = await service.start(guild, channel, ALICE, bot_first=True, game=CLASSIC)
@@ -73,13 +91,7 @@ async def test_a_lost_game_is_reviewed_and_every_fact_it_stores_is_proven(servic
 
 async def test_a_review_a_kill_interrupted_runs_again_at_start(service, tmp_path):
     # a game stored as lost with its review owed, as a kill in the middle leaves it
-    moves = []
-    while not moves or RULES.moves(RULES.replay(moves)[-1]) is not None:
-        moves.append(best_column(moves) - 1)
-    game = await service.store.start_game(GUILD, CHANNEL, ALICE, "O", [], now=1.0, game=CLASSIC)
-    await service.store.finish_game(
-        game.id, GUILD, [], moves, "player_won", now=2.0, game=CLASSIC, review=True
-    )
+    game = await owed_review(service)
     store = await Store.open(service.store_path)
     restarted = GameService(store, timeout_seconds=600)
     try:
@@ -160,9 +172,7 @@ async def test_a_review_of_a_game_deleted_meanwhile_teaches_the_cache_nothing(se
 async def test_a_post_mortem_past_its_time_ends_its_worker_and_the_next_one_works():
     """A solver stuck on one game would hold up every review behind it: past its time,
     the worker is ended (the review stays pending) and the next post-mortem starts anew."""
-    moves = []
-    while not moves or RULES.moves(RULES.replay(moves)[-1]) is not None:
-        moves.append(best_column(moves) - 1)
+    moves = perfect_game()
     worker = PostMortemWorker(seconds=0.01)  # less than the worker takes to start
     try:
         with pytest.raises(WorkerGone, match="took over"):
@@ -178,13 +188,7 @@ async def test_a_post_mortem_past_its_time_ends_its_worker_and_the_next_one_work
 async def test_a_review_owed_with_no_task_running_is_caught_up_without_a_restart(service):
     """A game whose end was stored while the answer about it was lost (or whose review a
     database blip stopped) is reviewed at the next sweep, not only at the next start."""
-    moves = []
-    while not moves or RULES.moves(RULES.replay(moves)[-1]) is not None:
-        moves.append(best_column(moves) - 1)
-    game = await service.store.start_game(GUILD, CHANNEL, ALICE, "O", [], now=1.0, game=CLASSIC)
-    await service.store.finish_game(
-        game.id, GUILD, [], moves, "player_won", now=2.0, game=CLASSIC, review=True
-    )
+    game = await owed_review(service)
     assert await service.review(game.id) is None  # no task runs it in this process
     await service.reviews.catch_up()
     outcome = await service.review(game.id)
