@@ -20,11 +20,12 @@ from typing import Any, Literal
 
 import engine
 from data import Snapshot, Store
-from engine import LOSS, WIN, Board, Mark, Memory, Outcome
+from engine import Board, Mark, Memory
 from engine.memory import OUTCOMES, WON
 from engine.transport import NotJSONError, TooManyFacts, memory_of
 from i18n import N_, Msg, Nn_
 
+from .brain_view import BrainView, view_of
 from .errors import GameError, busy_means_unchanged
 from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories
 
@@ -122,35 +123,6 @@ class ImportPlan:
     @property
     def changes_nothing(self) -> bool:
         return self.new == 0 and self.dropped == 0
-
-
-@dataclass(frozen=True, slots=True)
-class BrainView:
-    """What the memory knows of one position, for the player to move."""
-
-    board: Board
-    outlook: dict[int, Outcome | None]  # legal move (0-based) -> proven WIN / LOSS / unknown
-    choice: int  # the move the bot would play, 0-based
-    why: Msg
-
-
-WHY = {
-    "cell": {
-        WIN: N_("a proven win"),
-        None: N_("the first cell not known to lose"),
-        LOSS: N_("every move there is known to lose, so the first free cell"),
-    },
-    "column": {
-        WIN: N_("a proven win"),
-        None: N_("the leftmost column not known to lose"),
-        LOSS: N_("every move there is known to lose, so the leftmost one"),
-    },
-}
-
-
-def why_text(outcome: Outcome | None, word: str) -> Msg:
-    """Why the bot chose its move: ``word`` is "cell" or "column"."""
-    return WHY[word][outcome]
 
 
 EXAMPLES = {
@@ -447,14 +419,7 @@ class Brain:
     async def view(self, guild_id: int, moves: tuple[int, ...], game: str = TICTACTOE) -> BrainView:
         """What the bot knows after ``moves`` (a position not over yet). Changes nothing."""
         board = Board.from_moves(moves, game=game)
-        memory = await self.memories.get(guild_id, game)
-        if board.game.classic:  # its facts' distances, and its own policy
-            from .classic_view import classic_view  # it imports this module
-
-            return classic_view(memory, board)
-        known = engine.outlook(memory, board)
-        choice = engine.choose_move(memory, board)
-        return BrainView(board, known, choice, why_text(known[choice], board.game.move_word))
+        return view_of(await self.memories.get(guild_id, game), board)
 
     async def export(self, guild_id: int, game: str = TICTACTOE) -> dict[str, Any]:
         """The server's memory of ``game`` as a ``ttt-memory`` document (version 1 for

@@ -9,7 +9,7 @@ import discord
 
 from engine import LOSS, WIN, Lesson, Mark
 from gameflow import PLAYED_OUT, BrainView, Game, Turn
-from gameflow.classic_view import ClassicView
+from gameflow.brain_view import ClassicView
 from gameflow.places import is_own_bot
 from i18n import ENGLISH, N_, Language
 
