@@ -52,6 +52,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
+from . import solver  # it loads bitbully only when first asked
 from .games import GAMES, Game, get_game
 from .memory import LOST, OUTCOMES, WON, Memory, Outcome, new_table, prove
 from .tables import sparse_data
@@ -362,8 +363,6 @@ def _checked(game: Game, entries: Entries, progress: Progress | None) -> Memory:
 def _solved(game: Game, entries: Entries, progress: Progress | None) -> Memory:
     """The classic board's memory of ``entries``, each re-proven by the exact solver, its
     outcome and its distance; or :class:`MemoryFormatError` naming the first that is not."""
-    from . import solver  # the solver's module loads bitbully only when it is used
-
     if not solver.solver_available():
         raise MemoryFormatError(
             "the classic board's facts are re-proven by the solver, and this machine has none "
