@@ -120,6 +120,7 @@ class BotUnderAttack(RuleBasedStateMachine):
             self.run(self.env.shutdown())
         finally:
             try:
+                self.bot.pictures.close()
                 if self.bot.store is not None:  # its SQLite thread would keep Python alive
                     self.run(self.bot.store.close())
             finally:
@@ -351,6 +352,7 @@ class BotUnderAttack(RuleBasedStateMachine):
         TALLY["restarts"] += 1
         self.disruptions += 1
         self.run(self.env.restart_bot(self.bot))
+        old.pictures.close()
         if old.store is not None:  # a detached bot is never closed; its SQLite thread is ours
             self.run(old.store.close())
         after = self.waiting(self.bot)
