@@ -8,8 +8,8 @@ picture never takes a move's time. It imports matplotlib and Pillow when it star
 at the first picture. A picture that fails, or is not ready in :data:`DRAW_SECONDS`, is
 left out (``None``, logged): the answer goes without it. So is one asked for while the
 process is still starting (a second or two after the bot's start): the answer does not
-wait for matplotlib's import. A process that died, or took too long, is replaced for the
-next picture. With ``TTT_PICTURES=off`` in the environment there is no process, and no
+wait for matplotlib's import. A process that died, or is stuck, is replaced for the next
+picture. With ``TTT_PICTURES=off`` in the environment there is no process, and no
 picture.
 """
 
@@ -30,12 +30,12 @@ from gameflow import worker
 
 log = logging.getLogger(__name__)
 
-NICENESS = 10  # below the bot, and below the 7×6 solver, whose lesson a board waits for
-# a picture takes ~0.2 s (more on a busy machine); past this, it is left out and its
-# process replaced
+NICENESS = 5  # below the bot, as the 7×6 solver: a person waits for both
+# a picture takes ~0.2 s (more on a busy machine); past this, the process cuts it short
+# and it is left out
 DRAW_SECONDS = 10.0
-# past its limit, a drawing is cut short by the process itself; one that cannot be (stuck
-# in C code) is given up this much later by the bot
+# a drawing that cannot be cut short (stuck in C code) is given up this much later, and
+# its process replaced
 STUCK_SECONDS = 5.0
 # the modules whose functions are drawn: imported at the start, not at the first picture
 DRAWING_MODULES = ("cogs.chart",)
@@ -131,8 +131,10 @@ class Pictures:
                     pool, _timed, seconds, function, *args
                 )
                 return await asyncio.wait_for(running, seconds + STUCK_SECONDS)
-            except TooSlow:  # cut short where matplotlib may have been midway: a new process
+            except TooSlow:  # cut short: the process is free again (each picture's figure is
+                # its own: nothing half-drawn is kept)
                 log.warning("the picture %s took over %g s: left out", name, seconds)
+                return None
             except TimeoutError:
                 log.warning("the picture %s is stuck: left out", name)
             except BrokenProcessPool:
