@@ -58,6 +58,10 @@ if os.environ.get("BENCH_RUN_DELAY"):
     seen.update(longest_own_ms=0.0, over_20ms_own=0, longest_own="")
 def run_delay():
     return int(os.pread(schedstat, 64, 0).split()[1]) / 1e6
+def named(handle):
+    task = getattr(handle._callback, "__self__", None)
+    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+    return getattr(coro, "__qualname__", None) or repr(handle)[:300]
 def timed(handle):
     delayed = run_delay() if schedstat is not None else 0.0
     started, cpu = time.perf_counter(), time.thread_time()
@@ -67,19 +71,13 @@ def timed(handle):
     if schedstat is not None:
         own = took - (run_delay() - delayed)
         if own > seen["longest_own_ms"]:
-            task = getattr(handle._callback, "__self__", None)
-            coro = task.get_coro() if isinstance(task, asyncio.Task) else None
-            seen["longest_own_ms"] = own
-            seen["longest_own"] = getattr(coro, "__qualname__", None) or repr(handle)[:300]
+            seen["longest_own_ms"], seen["longest_own"] = own, named(handle)
         seen["over_20ms_own"] += own > 20
     seen["callbacks"] += 1
     if took > seen["longest_ms"]:
         seen["longest_ms"] = took
     if cpu > seen["longest_cpu_ms"]:
-        task = getattr(handle._callback, "__self__", None)
-        coro = task.get_coro() if isinstance(task, asyncio.Task) else None
-        seen["longest_cpu_ms"] = cpu
-        seen["longest"] = getattr(coro, "__qualname__", None) or repr(handle)[:300]
+        seen["longest_cpu_ms"], seen["longest"] = cpu, named(handle)
     seen["over_20ms"] += took > 20
     seen["over_20ms_cpu"] += cpu > 20
 asyncio.events.Handle._run = timed
@@ -275,9 +273,23 @@ async def run_pictures(players: int, asks: int, seed: int, drawn: bool = True) -
     times each between their games; the others play until the askers are done. Not
     ``drawn``: the same without pictures (``TTT_PICTURES=off``), for comparison."""
     env = {"BENCH_RUN_DELAY": "1", "TTT_PICTURES": "on" if drawn else "off"}
-    async with bot_process(players, env) as (fake, process, loop_report):
+    members = [User(snowflake(), f"player{i}") for i in range(players)]
+
+    async def first_picture(fake: FakeDiscord) -> None:
+        """Before measuring: games until a picture comes (the pictures' process started,
+        a second or more after the bot), as on a bot that has run for a while."""
         await asyncio.wait_for(fake.synced.wait(), 60)
-        members = [User(snowflake(), f"player{i}") for i in range(players)]
+        rng = random.Random(seed)
+        for _ in range(100 if drawn else 1):
+            record = {"button": [], "slash": [], "stats": [], "fresh": [], "pictures": []}
+            await ask_stats(fake, members[0], fake.channel_ids[0], 1, rng, record)
+            if record["pictures"][0]:
+                return
+        if drawn:
+            raise SystemExit("no picture came in 100 asks: is the pictures' process running?")
+
+    async with bot_process(players, env, first_picture) as (fake, process, loop_report):
+        await asyncio.wait_for(fake.synced.wait(), 60)
         record: dict[str, list] = {"button": [], "slash": [], "stats": [], "fresh": [],
                                    "pictures": []}  # fmt: skip
         rng, done = random.Random(seed), asyncio.Event()
@@ -324,9 +336,10 @@ def report_pictures(r: dict) -> list[str]:
 
 
 @asynccontextmanager
-async def bot_process(players: int, env: dict[str, str]):
+async def bot_process(players: int, env: dict[str, str], prepare=None):
     """A fake Discord with ``players`` channels, and the bot process started against it
-    and ready. Yields the fake, the process, and a function giving the probe's report."""
+    and ready (and ``prepare(fake)`` done). Yields the fake, the process, and a function
+    giving the probe's report."""
     fake = await FakeDiscord().start()
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
@@ -352,6 +365,8 @@ async def bot_process(players: int, env: dict[str, str]):
             # discord.py declares itself ready 2 seconds (guild_ready_timeout) after the last
             # server arrived; the bot then freezes its start-up objects. Play starts after.
             await asyncio.sleep(3)
+            if prepare is not None:
+                await prepare(fake)
             start = Path(f"{report}.start")
             start.touch()  # the probe counts from zero from now on
             while start.exists():
