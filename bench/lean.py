@@ -10,8 +10,8 @@ half of the moves by button, half by ``/ttt move``. Printed with the issue's tar
 * the longest event-loop callback in the bot process, and how many took over 20 ms: a
   probe the launcher installs times every callback the loop runs.
 
-``--pictures ASKS``: instead, while the members play, a few of them ask ``/ttt stats``
-ASKS times each, a game between two asks: the curve has a new point whenever a game
+``--pictures SECONDS``: instead, the members play for SECONDS, a few of them asking
+``/ttt stats`` between their games: the curve has a new point whenever a game
 taught, and its picture is drawn afresh (in the bot's pictures process). The longest
 loop callback meanwhile, with how many answers came with their picture; then the same
 without pictures, for comparison.
@@ -252,11 +252,14 @@ def report_classic(r: dict) -> list[str]:
 ASKERS = 4  # members asking for the learning curve in --pictures
 
 
-async def ask_stats(fake: FakeDiscord, player: User, channel: int, asks: int, rng, record) -> None:
-    """``asks`` times: a game in ``channel`` (it may teach: a new point on the curve), then
-    ``/ttt stats``. Whether its answer came with the picture, and after a new point."""
+async def ask_stats(
+    fake: FakeDiscord, player: User, channel: int, until: float, rng, record
+) -> None:
+    """Until ``until`` (by ``time.monotonic``), at least once: a game in ``channel`` (it
+    may teach: a new point on the curve), then ``/ttt stats``. Whether each answer came
+    with its picture, and after a new point."""
     lessons = None
-    for _ in range(asks):
+    while True:
         await play(fake, player, channel, 1, rng, record, "both")
         sent = time.monotonic()
         answer = await fake.answered(await fake.slash(player, "ttt stats", channel), 60)
@@ -266,12 +269,14 @@ async def ask_stats(fake: FakeDiscord, player: User, channel: int, asks: int, rn
         record["fresh"].append(known != lessons)
         record["pictures"].append("image" in embed)
         lessons = known
+        if time.monotonic() >= until:
+            return
 
 
-async def run_pictures(players: int, asks: int, seed: int, drawn: bool = True) -> dict:
-    """``players`` members play at once, :data:`ASKERS` of them asking for stats ``asks``
-    times each between their games; the others play until the askers are done. Not
-    ``drawn``: the same without pictures (``TTT_PICTURES=off``), for comparison."""
+async def run_pictures(players: int, seconds: float, seed: int, drawn: bool = True) -> dict:
+    """``players`` members play at once for ``seconds``, :data:`ASKERS` of them asking for
+    stats between their games. Not ``drawn``: the same without pictures
+    (``TTT_PICTURES=off``), for comparison."""
     env = {"BENCH_RUN_DELAY": "1", "TTT_PICTURES": "on" if drawn else "off"}
     members = [User(snowflake(), f"player{i}") for i in range(players)]
 
@@ -282,7 +287,7 @@ async def run_pictures(players: int, asks: int, seed: int, drawn: bool = True) -
         rng = random.Random(seed)
         for _ in range(100 if drawn else 1):
             record = {"button": [], "slash": [], "stats": [], "fresh": [], "pictures": []}
-            await ask_stats(fake, members[0], fake.channel_ids[0], 1, rng, record)
+            await ask_stats(fake, members[0], fake.channel_ids[0], 0, rng, record)
             if record["pictures"][0]:
                 return
         if drawn:
@@ -304,8 +309,9 @@ async def run_pictures(players: int, asks: int, seed: int, drawn: bool = True) -
             asyncio.ensure_future(keep_playing(member, channel, random.Random(rng.random())))
             for member, channel in zip(members[askers:], fake.channel_ids[askers:], strict=True)
         ]
+        until = time.monotonic() + seconds
         await asyncio.gather(*(
-            ask_stats(fake, member, channel, asks, random.Random(rng.random()), record)
+            ask_stats(fake, member, channel, until, random.Random(rng.random()), record)
             for member, channel in zip(members[:askers], fake.channel_ids[:askers], strict=True)
         ))  # fmt: skip
         done.set()
@@ -313,7 +319,7 @@ async def run_pictures(players: int, asks: int, seed: int, drawn: bool = True) -
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(process.pid) - cpu_before
         loop = await loop_report()
-    return {"askers": askers, "asks": asks, "record": record, "loop": loop, "cpu": cpu,
+    return {"askers": askers, "record": record, "loop": loop, "cpu": cpu,
             "elapsed": elapsed}  # fmt: skip
 
 
@@ -328,10 +334,12 @@ def report_pictures(r: dict) -> list[str]:
         f"moves meanwhile: {len(moves):,}, latency p50 {percentile(moves, 0.5):.1f} ms, p99 "
         f"{percentile(moves, 0.99):.1f} ms; the bot process's CPU {r['cpu']:.2f} s in "
         f"{r['elapsed']:.1f} s (the pictures' process not counted)",
-        f"longest event-loop callback in the bot, by the clock less the time the machine ran "
-        f"other processes: {loop['longest_own_ms']:.1f} ms (target <= 20), "
-        f"{loop['over_20ms_own']} of {loop['callbacks']:,} over 20 ms; by its own CPU: "
-        f"{loop['longest_cpu_ms']:.1f} ms; by the clock: {loop['longest_ms']:.1f} ms",
+        f"longest event-loop callback in the bot, by its own CPU: {loop['longest_cpu_ms']:.1f} "
+        f"ms (target <= 20), {loop['over_20ms_cpu']} of {loop['callbacks']:,} over 20 ms; by "
+        f"the clock less the time the machine ran other processes: "
+        f"{loop['longest_own_ms']:.1f} ms, {loop['over_20ms_own']} over 20 ms; by the clock: "
+        f"{loop['longest_ms']:.1f} ms; the longest garbage collection {loop['longest_gc_ms']:.1f}"
+        f" ms, {loop['full_collections']} full ones",
     ]  # fmt: skip
 
 
@@ -526,17 +534,18 @@ def main(argv: list[str] | None = None) -> None:
         "player's moves), so post-mortems run; the longest loop callback meanwhile",
     )  # fmt: skip
     parser.add_argument(
-        "--pictures", type=int, default=0, metavar="ASKS",
-        help=f"instead: while the members play, {ASKERS} of them ask /ttt stats ASKS times "
-        "each, a game between asks (a new point, a new picture); the longest loop callback",
+        "--pictures", type=float, default=0, metavar="SECONDS",
+        help=f"instead: the members play for SECONDS, {ASKERS} of them asking /ttt stats "
+        "between their games (a new point, a new picture); the longest loop callback, then "
+        "the same without pictures",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.pictures:
         for drawn in (True, False):
             r = asyncio.run(run_pictures(args.players, args.pictures, args.seed, drawn))
             without = "" if drawn else "; the same without pictures (TTT_PICTURES=off)"
-            print(f"{args.players} players at once, {r['askers']} of them asking /ttt stats "
-                  f"{args.pictures} times each between games, one bot process on loopback"
+            print(f"{args.players} players at once for {args.pictures:g} s, {r['askers']} of "
+                  f"them asking /ttt stats between games, one bot process on loopback"
                   f"{without}")  # fmt: skip
             for line in report_pictures(r):
                 print(line)

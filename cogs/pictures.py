@@ -146,8 +146,8 @@ class Pictures:
             return None
 
     async def started(self) -> None:
-        """Until the process has started (for tests and benchmarks that need a picture,
-        not only their answer)."""
+        """Until the process has started (for tests that need a picture, not only their
+        answer)."""
         self.start()
         if self._ready is not None:
             await asyncio.wrap_future(self._ready)
