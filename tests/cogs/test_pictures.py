@@ -93,3 +93,15 @@ async def test_a_closed_bot_draws_nothing_and_leaves_no_process(world, pictures)
     assert pictures.process_id() is None
     assert await pictures.draw(chart.draw, [], "closed") is None
     assert pictures.process_id() is None  # not started again
+
+
+def test_a_language_goes_to_the_pictures_process_by_its_code():
+    """The chart's labels are in the server's language: a Language goes to the process as
+    its code, and is the same catalog there."""
+    import pickle
+
+    from i18n import ENGLISH, LANGUAGES
+
+    for lang in (LANGUAGES["de"], LANGUAGES["pt-BR"], ENGLISH):
+        sent = pickle.dumps(lang)
+        assert len(sent) < 100 and pickle.loads(sent) is lang
