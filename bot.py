@@ -83,6 +83,7 @@ class Settings:
     # channel in any minute; 0: no limit
     public_posts_per_minute: int = DEFAULT_POSTS_PER_MINUTE
     shards: Shards | None = None  # SHARD_COUNT and SHARD_IDS: this process's part of a cluster
+    pictures: bool = True  # TTT_PICTURES=off: no learning-curve picture, no process drawing it
 
     @property
     def database_label(self) -> str:
@@ -144,6 +145,7 @@ class Settings:
             memory_cache_megabytes=number("MEMORY_CACHE_MB", MEMORY_BYTES_KEPT >> 20, int),
             public_posts_per_minute=posts_per_minute(env),
             shards=shards_from(env),
+            pictures=env.get("TTT_PICTURES", "").strip().lower() != "off",
         )
 
 
@@ -241,7 +243,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         self.store: Store | None = None
         self.service: GameService | None = None
         self.resumed = 0  # running games picked up at start
-        self.pictures = Pictures()  # the process that draws every picture
+        self.pictures = Pictures(available=settings.pictures)  # the process that draws them
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         # The database first: a bad DATABASE_PATH is reported before, and without, Discord.

@@ -9,7 +9,7 @@ at the first picture. A picture that fails, or is not ready in :data:`DRAW_SECON
 left out (``None``, logged): the answer goes without it. So is one asked for while the
 process is still starting (a second or two after the bot's start): the answer does not
 wait for matplotlib's import. A process that died, or is stuck, is replaced for the next
-picture. With ``TTT_PICTURES=off`` in the environment there is no process, and no
+picture. Not :attr:`Pictures.available` (``TTT_PICTURES=off``): no process, and no
 picture.
 """
 
@@ -19,7 +19,6 @@ import asyncio
 import importlib
 import io
 import logging
-import os
 import signal
 import weakref
 from collections.abc import Callable
@@ -39,7 +38,6 @@ DRAW_SECONDS = 10.0
 STUCK_SECONDS = 5.0
 # the modules whose functions are drawn: imported at the start, not at the first picture
 DRAWING_MODULES = ("cogs.chart",)
-PICTURES_SWITCH = "TTT_PICTURES"  # "off": no pictures, and no process for them
 
 
 class TooSlow(Exception):
@@ -84,12 +82,10 @@ class Pictures:
     def __init__(
         self,
         *,
-        available: bool | None = None,
+        available: bool = True,
         seconds: float = DRAW_SECONDS,
         modules: tuple[str, ...] = DRAWING_MODULES,
     ) -> None:
-        if available is None:
-            available = os.environ.get(PICTURES_SWITCH, "").lower() != "off"
         self.available = available
         self.seconds = seconds
         self.modules = modules

@@ -102,6 +102,7 @@ class BotUnderAttack(RuleBasedStateMachine):
                 "DATABASE_PATH": str(self.database),
                 "GAME_TIMEOUT_MINUTES": "10",
                 "SHARD_COUNT": "1",
+                "TTT_PICTURES": "off",  # a process per bot and restart: seconds of CPU each
             }
         )
 
