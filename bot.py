@@ -31,6 +31,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs import Admin, Table
+from cogs.pictures import Pictures
 from cogs.replies import NOTHING_CHANGED, Refusal, refuse
 from cogs.translator import CatalogTranslator
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
@@ -82,6 +83,7 @@ class Settings:
     # channel in any minute; 0: no limit
     public_posts_per_minute: int = DEFAULT_POSTS_PER_MINUTE
     shards: Shards | None = None  # SHARD_COUNT and SHARD_IDS: this process's part of a cluster
+    pictures: bool = True  # TTT_PICTURES=off: no learning-curve picture, no process drawing it
 
     @property
     def database_label(self) -> str:
@@ -143,6 +145,7 @@ class Settings:
             memory_cache_megabytes=number("MEMORY_CACHE_MB", MEMORY_BYTES_KEPT >> 20, int),
             public_posts_per_minute=posts_per_minute(env),
             shards=shards_from(env),
+            pictures=env.get("TTT_PICTURES", "").strip().lower() != "off",
         )
 
 
@@ -240,6 +243,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         self.store: Store | None = None
         self.service: GameService | None = None
         self.resumed = 0  # running games picked up at start
+        self.pictures = Pictures(available=settings.pictures)  # the process that draws them
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         # The database first: a bad DATABASE_PATH is reported before, and without, Discord.
@@ -255,6 +259,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         return self.store
 
     async def setup_hook(self) -> None:
+        self.pictures.start()  # its imports run beside the bot's own start
         await self.open_store()
         self.service = GameService(
             self.store,
@@ -270,6 +275,7 @@ class TicTacToeBot(commands.AutoShardedBot):
             self.service,
             self.settings.sweep_seconds,
             posts_per_minute=self.settings.public_posts_per_minute,
+            pictures=self.pictures,
         )
         await self.add_cog(table)
         await self.add_cog(Admin(self, self.service))
@@ -334,6 +340,7 @@ class TicTacToeBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        self.pictures.close()
         if self.service is not None:
             await self.service.close()  # the post-mortems' worker process
         if self.store is not None:

@@ -9,6 +9,12 @@ half of the moves by button, half by ``/ttt move``. Printed with the issue's tar
 * the latency a player sees (from sending the interaction to its first answer);
 * the longest event-loop callback in the bot process, and how many took over 20 ms: a
   probe the launcher installs times every callback the loop runs.
+
+``--pictures SECONDS``: instead, the members play for SECONDS, a few of them asking
+``/ttt stats`` between their games: the curve has a new point whenever a game
+taught, and its picture is drawn afresh (in the bot's pictures process). The longest
+loop callback meanwhile, with how many answers came with their picture; then the same
+without pictures, for comparison.
 """
 
 from __future__ import annotations
@@ -42,19 +48,36 @@ report = os.environ["BENCH_LOOP_REPORT"]
 seen = {"longest_ms": 0.0, "over_20ms": 0, "longest_cpu_ms": 0.0, "over_20ms_cpu": 0,
         "callbacks": 0, "longest": ""}
 run = asyncio.events.Handle._run
+# BENCH_RUN_DELAY: also by the clock less the time the loop's thread was ready to run but
+# the machine ran something else (/proc's schedstat): what is left is its own work and its
+# waits, for the GIL too, whatever else runs on the machine. Off by default: two reads of
+# /proc a callback would count in the CPU per move.
+schedstat = None
+if os.environ.get("BENCH_RUN_DELAY"):
+    schedstat = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+    seen.update(longest_own_ms=0.0, over_20ms_own=0, longest_own="")
+def run_delay():
+    return int(os.pread(schedstat, 64, 0).split()[1]) / 1e6
+def named(handle):
+    task = getattr(handle._callback, "__self__", None)
+    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+    return getattr(coro, "__qualname__", None) or repr(handle)[:300]
 def timed(handle):
+    delayed = run_delay() if schedstat is not None else 0.0
     started, cpu = time.perf_counter(), time.thread_time()
     run(handle)
     took = (time.perf_counter() - started) * 1000
     cpu = (time.thread_time() - cpu) * 1000
+    if schedstat is not None:
+        own = took - (run_delay() - delayed)
+        if own > seen["longest_own_ms"]:
+            seen["longest_own_ms"], seen["longest_own"] = own, named(handle)
+        seen["over_20ms_own"] += own > 20
     seen["callbacks"] += 1
     if took > seen["longest_ms"]:
         seen["longest_ms"] = took
     if cpu > seen["longest_cpu_ms"]:
-        task = getattr(handle._callback, "__self__", None)
-        coro = task.get_coro() if isinstance(task, asyncio.Task) else None
-        seen["longest_cpu_ms"] = cpu
-        seen["longest"] = getattr(coro, "__qualname__", None) or repr(handle)[:300]
+        seen["longest_cpu_ms"], seen["longest"] = cpu, named(handle)
     seen["over_20ms"] += took > 20
     seen["over_20ms_cpu"] += cpu > 20
 asyncio.events.Handle._run = timed
@@ -74,6 +97,8 @@ def write():
         time.sleep(0.5)
         if os.path.exists(report + ".start"):  # the bench starts measuring: from zero
             seen.update(dict.fromkeys(seen, 0), longest="")
+            if schedstat is not None:
+                seen["longest_own"] = ""
             os.remove(report + ".start")
         with open(report, "w") as out:
             json.dump(seen, out)
@@ -224,10 +249,105 @@ def report_classic(r: dict) -> list[str]:
     return lines
 
 
+ASKERS = 4  # members asking for the learning curve in --pictures
+
+
+async def ask_stats(
+    fake: FakeDiscord, player: User, channel: int, until: float, rng, record
+) -> None:
+    """Until ``until`` (by ``time.monotonic``), at least once: a game in ``channel`` (it
+    may teach: a new point on the curve), then ``/ttt stats``. Whether each answer came
+    with its picture, and after a new point."""
+    lessons = None
+    while True:
+        await play(fake, player, channel, 1, rng, record, "both")
+        sent = time.monotonic()
+        answer = await fake.answered(await fake.slash(player, "ttt stats", channel), 60)
+        record["stats"].append(time.monotonic() - sent)
+        (embed,) = answer.message["embeds"]
+        known = next(f["value"] for f in embed["fields"] if f["name"] == "Lessons learned")
+        record["fresh"].append(known != lessons)
+        record["pictures"].append("image" in embed)
+        lessons = known
+        if time.monotonic() >= until:
+            return
+
+
+async def run_pictures(players: int, seconds: float, seed: int, drawn: bool = True) -> dict:
+    """``players`` members play at once for ``seconds``, :data:`ASKERS` of them asking for
+    stats between their games. Not ``drawn``: the same without pictures
+    (``TTT_PICTURES=off``), for comparison."""
+    env = {"BENCH_RUN_DELAY": "1", "TTT_PICTURES": "on" if drawn else "off"}
+    members = [User(snowflake(), f"player{i}") for i in range(players)]
+
+    async def first_picture(fake: FakeDiscord) -> None:
+        """Before measuring: games until a picture comes (the pictures' process started,
+        a second or more after the bot), as on a bot that has run for a while."""
+        await asyncio.wait_for(fake.synced.wait(), 60)
+        rng = random.Random(seed)
+        for _ in range(100 if drawn else 1):
+            record = {"button": [], "slash": [], "stats": [], "fresh": [], "pictures": []}
+            await ask_stats(fake, members[0], fake.channel_ids[0], 0, rng, record)
+            if record["pictures"][0]:
+                return
+        if drawn:
+            raise SystemExit("no picture came in 100 asks: is the pictures' process running?")
+
+    async with bot_process(players, env, first_picture) as (fake, process, loop_report):
+        await asyncio.wait_for(fake.synced.wait(), 60)
+        record: dict[str, list] = {"button": [], "slash": [], "stats": [], "fresh": [],
+                                   "pictures": []}  # fmt: skip
+        rng, done = random.Random(seed), asyncio.Event()
+
+        async def keep_playing(member: User, channel: int, rng) -> None:
+            while not done.is_set():
+                await play(fake, member, channel, 1, rng, record, "both")
+
+        askers = min(ASKERS, players)
+        cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
+        playing = [
+            asyncio.ensure_future(keep_playing(member, channel, random.Random(rng.random())))
+            for member, channel in zip(members[askers:], fake.channel_ids[askers:], strict=True)
+        ]
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(
+            ask_stats(fake, member, channel, until, random.Random(rng.random()), record)
+            for member, channel in zip(members[:askers], fake.channel_ids[:askers], strict=True)
+        ))  # fmt: skip
+        done.set()
+        await asyncio.gather(*playing)
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(process.pid) - cpu_before
+        loop = await loop_report()
+    return {"askers": askers, "record": record, "loop": loop, "cpu": cpu,
+            "elapsed": elapsed}  # fmt: skip
+
+
+def report_pictures(r: dict) -> list[str]:
+    loop, record = r["loop"], r["record"]
+    moves = record["button"] + record["slash"]
+    return [
+        f"/ttt stats asked {len(record['stats'])} times: {sum(record['fresh'])} after a "
+        f"game had taught (a new picture to draw), {sum(record['pictures'])} answered with "
+        f"their picture; answered in p50 {percentile(record['stats'], 0.5):.0f} ms, p99 "
+        f"{percentile(record['stats'], 0.99):.0f} ms",
+        f"moves meanwhile: {len(moves):,}, latency p50 {percentile(moves, 0.5):.1f} ms, p99 "
+        f"{percentile(moves, 0.99):.1f} ms; the bot process's CPU {r['cpu']:.2f} s in "
+        f"{r['elapsed']:.1f} s (the pictures' process not counted)",
+        f"longest event-loop callback in the bot, by its own CPU: {loop['longest_cpu_ms']:.1f} "
+        f"ms (target <= 20), {loop['over_20ms_cpu']} of {loop['callbacks']:,} over 20 ms; by "
+        f"the clock less the time the machine ran other processes: "
+        f"{loop['longest_own_ms']:.1f} ms, {loop['over_20ms_own']} over 20 ms; by the clock: "
+        f"{loop['longest_ms']:.1f} ms; the longest garbage collection {loop['longest_gc_ms']:.1f}"
+        f" ms, {loop['full_collections']} full ones",
+    ]  # fmt: skip
+
+
 @asynccontextmanager
-async def bot_process(players: int, env: dict[str, str]):
+async def bot_process(players: int, env: dict[str, str], prepare=None):
     """A fake Discord with ``players`` channels, and the bot process started against it
-    and ready. Yields the fake, the process, and a function giving the probe's report."""
+    and ready (and ``prepare(fake)`` done). Yields the fake, the process, and a function
+    giving the probe's report."""
     fake = await FakeDiscord().start()
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
@@ -253,6 +373,8 @@ async def bot_process(players: int, env: dict[str, str]):
             # discord.py declares itself ready 2 seconds (guild_ready_timeout) after the last
             # server arrived; the bot then freezes its start-up objects. Play starts after.
             await asyncio.sleep(3)
+            if prepare is not None:
+                await prepare(fake)
             start = Path(f"{report}.start")
             start.touch()  # the probe counts from zero from now on
             while start.exists():
@@ -411,7 +533,26 @@ def main(argv: list[str] | None = None) -> None:
         help="instead: each player loses GAMES games of Connect Four 7×6 to the bot (a perfect "
         "player's moves), so post-mortems run; the longest loop callback meanwhile",
     )  # fmt: skip
+    parser.add_argument(
+        "--pictures", type=float, default=0, metavar="SECONDS",
+        help=f"instead: the members play for SECONDS, {ASKERS} of them asking /ttt stats "
+        "between their games (a new point, a new picture); the longest loop callback, then "
+        "the same without pictures",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.pictures:
+        for drawn in (True, False):
+            r = asyncio.run(run_pictures(args.players, args.pictures, args.seed, drawn))
+            without = "" if drawn else "; the same without pictures (TTT_PICTURES=off)"
+            print(f"{args.players} players at once for {args.pictures:g} s, {r['askers']} of "
+                  f"them asking /ttt stats between games, one bot process on loopback"
+                  f"{without}")  # fmt: skip
+            for line in report_pictures(r):
+                print(line)
+            if args.verbose:
+                print(f"  the longest: by CPU {r['loop']['longest']}; by the clock less the "
+                      f"others' time {r['loop']['longest_own']}")  # fmt: skip
+        return
     if args.classic:
         r = asyncio.run(run_classic(args.players, args.classic))
         print(f"{args.players} players at once, {args.classic} games of 7×6 each, one bot "

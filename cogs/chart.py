@@ -2,15 +2,14 @@
 bot as X and as O, against games played; on the classic board, where nobody can count the
 ways, the bot's losses per 50 games instead.
 
-Drawing takes tens of milliseconds of CPU, so :func:`curve_png` runs it in a thread, off
-the event loop, and keeps the last pictures: asking again without a new point is free.
-matplotlib is imported on the first picture only (it is big), with the Agg backend,
-which needs no display.
+Drawing takes ~200 ms of CPU, so :func:`curve_png` has the bot's pictures' process draw
+it (:mod:`cogs.pictures`), off the event loop and outside the GIL, and keeps the last
+pictures: asking again without a new point is free. matplotlib (big) is imported there,
+with the Agg backend, which needs no display.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import io
 import threading
@@ -19,6 +18,8 @@ from collections.abc import Sequence
 
 from gameflow import CurvePoint
 from i18n import ENGLISH, Language
+
+from .pictures import Pictures
 
 FILE_NAME = "learning-curve.png"
 # 1200 × 750 pixels: an embed shows it whole, and on a phone its text stays readable
@@ -233,20 +234,24 @@ def draw(
 
 
 async def curve_png(
+    pictures: Pictures,
     guild_id: int,
     points: Sequence[CurvePoint],
     title: str,
     lang: Language = ENGLISH,
     losses: Losses | None = None,
 ) -> bytes | None:
-    """The picture of ``points`` (``None`` with no point yet), drawn in a thread;
-    ``losses``: the classic board's losses per 50 games, drawn instead of the ways to beat."""
+    """The picture of ``points`` (``None`` with no point yet, or if ``pictures`` could not
+    draw it: it is tried again at the next ask); ``losses``: the classic board's losses
+    per 50 games, drawn instead of the ways to beat."""
     if not points:
         return None
     key = (guild_id, title, lang.code, tuple(points), None if losses is None else tuple(losses))
     png = _kept.get(key)
     if png is None:
-        png = await asyncio.to_thread(draw, points, title, lang, losses)
+        png = await pictures.draw(draw, points, title, lang, losses)
+        if png is None:
+            return None
         for old in [k for k in _kept if k[0] == guild_id]:
             del _kept[old]
         _kept[key] = png

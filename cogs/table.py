@@ -28,6 +28,7 @@ from .chart import FILE_NAME as CHART_FILE
 from .chart import curve_png
 from .faces import FACES
 from .game_commands import game_group
+from .pictures import Pictures
 from .places import bot_is_here, place, place_name
 from .posting import PostingLimit
 from .questions import AnswerButton, Questions
@@ -101,9 +102,11 @@ class Table(commands.Cog, name="TicTacToe"):
         sweep_seconds: float,
         *,
         posts_per_minute: int = 0,
+        pictures: Pictures,
     ) -> None:
         self.bot = bot
         self.service = service
+        self.pictures = pictures
         self.posting = PostingLimit(posts_per_minute)
         self._departures_noted = False
         self.sweep.change_interval(seconds=sweep_seconds)
@@ -445,7 +448,7 @@ class Table(commands.Cog, name="TicTacToe"):
             losses = None  # the classic board's losses per 50 games: no ways to count there
             if look_of(game).game.classic:
                 losses = await self.service.losses_by_block(guild_id, game)
-            return await curve_png(guild_id, points, title, lang, losses)
+            return await curve_png(self.pictures, guild_id, points, title, lang, losses)
         except Exception:
             log.exception("could not draw the learning curve of server %s", guild_id)
             return None

@@ -13,20 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 
 import engine
 from engine import solver
+
+from . import worker
 
 NICENESS = 5  # background work, but a person waits for its lesson on the board
 # a game's post-mortem takes under a second (p99 0.4 s; a new worker loads its book in
 # about 1 s): past this, the solver is taken to be stuck, and its worker is replaced
 REVIEW_SECONDS = 60.0
-ORPHAN_CHECK_SECONDS = 1.0
 SOLVER_SWITCH = "TTT_SOLVER"  # "off": as if bitbully were not installed
 
 # a post-mortem's fact: (canonical key, "win" or "loss" for the mover, plies, its position
@@ -38,18 +36,9 @@ class WorkerGone(RuntimeError):
     """The worker process died during a post-mortem (killed, out of memory)."""
 
 
-def _start(parent_pid: int) -> None:
+def _start() -> None:
     os.nice(NICENESS)
-    # a bot killed outright (SIGKILL, out of memory) cannot stop its worker: the worker
-    # stops itself once its parent is gone, or it would hold the bot's output pipes open
-    threading.Thread(target=_orphaned, args=(parent_pid,), daemon=True).start()
     solver.load()  # the book, once per process
-
-
-def _orphaned(parent_pid: int) -> None:
-    while os.getppid() == parent_pid:
-        time.sleep(ORPHAN_CHECK_SECONDS)
-    os._exit(0)
 
 
 def _post_mortem(game: str, moves: list[int], bot: int | None) -> list[ReviewedFact]:
@@ -91,12 +80,7 @@ class PostMortemWorker:
             raise solver.SolverUnavailable("the solver is not available to this bot")
         async with self._turn:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=get_context("spawn"),
-                    initializer=_start,
-                    initargs=(os.getpid(),),
-                )
+                self._pool = worker.pool_of_one(_start)
             pool = self._pool
             running = asyncio.get_running_loop().run_in_executor(
                 pool, _post_mortem, game, list(moves), bot
@@ -112,8 +96,7 @@ class PostMortemWorker:
 
     def pid(self) -> int | None:
         """The worker's process id, if it runs (for tests that kill it)."""
-        processes = getattr(self._pool, "_processes", None) or {}
-        return next(iter(processes), None)
+        return worker.process_id(self._pool)
 
     def close(self) -> None:
         """Stop the worker (the bot is closing): a post-mortem under way stays pending in
@@ -125,6 +108,4 @@ class PostMortemWorker:
         """End a worker: the next post-mortem starts another."""
         if self._pool is pool:
             self._pool = None
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.terminate()  # a search can take a while; nothing of it is kept
-        pool.shutdown(wait=False, cancel_futures=True)
+        worker.stop(pool)  # a search can take a while; nothing of it is kept

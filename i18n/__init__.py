@@ -81,6 +81,11 @@ class Language:
     def __repr__(self) -> str:
         return f"Language({self.code!r})"
 
+    def __reduce__(self):
+        # sent to another process (a picture's labels) by its code alone: the catalogs
+        # are loaded there too
+        return language, (self.code,)
+
     def t(self, text: str, /, **args) -> str:
         return self._format(self._translations.gettext(text), args)
 

@@ -28,6 +28,15 @@ def test_defaults_and_overrides():
     assert Settings.from_env({"LOG_LEVEL": "critical"}).log_level == "CRITICAL"
 
 
+def test_pictures_are_drawn_unless_switched_off():
+    """TTT_PICTURES=off: no learning-curve picture, and no process started to draw it."""
+    assert Settings.from_env({}).pictures and Settings.from_env({"TTT_PICTURES": "on"}).pictures
+    bot = create_bot(env={"DATABASE_PATH": "unused.sqlite3", "TTT_PICTURES": " OFF "})
+    assert not bot.pictures.available
+    bot.pictures.start()
+    assert bot.pictures.process_id() is None
+
+
 @pytest.mark.parametrize(
     ("env", "message"),
     [

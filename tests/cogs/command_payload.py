@@ -44,6 +44,7 @@ async def synced_payload() -> str:
     finally:
         bot_module.json = real_json
         await env.shutdown()
+        bot.pictures.close()
         if bot.store is not None:
             await bot.store.close()
     (payload,) = hashed

@@ -11,9 +11,11 @@ from bot import create_bot
 
 
 @pytest.fixture
-def db_path(tmp_path, monkeypatch):
+def db_path(tmp_path, monkeypatch, request):
     path = tmp_path / "ttt.sqlite3"
     monkeypatch.setenv("DATABASE_PATH", str(path))
+    # a process for pictures only where a test asks for them: each costs a second of CPU
+    monkeypatch.setenv("TTT_PICTURES", "on" if "pictures" in request.fixturenames else "off")
     monkeypatch.setenv("GAME_TIMEOUT_MINUTES", "10")
     monkeypatch.setenv("SHARD_COUNT", "1")  # SimCord runs a sharded bot with a given count
     monkeypatch.delenv("DEV_GUILD_ID", raising=False)
@@ -22,10 +24,12 @@ def db_path(tmp_path, monkeypatch):
 
 @pytest.fixture
 async def bots(db_path):
-    """Every bot a test builds; their databases are closed at the end."""
+    """Every bot a test builds; their databases and picture processes are closed at the
+    end."""
     made = []
     yield made
     for bot in made:
+        bot.pictures.close()
         if bot.store is not None:
             await bot.store.close()
 
@@ -43,6 +47,12 @@ def new_bot(bots):
 @pytest.fixture
 def simcord_bot(new_bot):
     return new_bot()
+
+
+@pytest.fixture
+def pictures(simcord_bot):
+    """The bot's pictures (asking for them starts their process with the bot)."""
+    return simcord_bot.pictures
 
 
 @pytest.fixture

@@ -102,7 +102,7 @@ async def test_the_minis_keep_their_boards_and_their_own_memories(world, simcord
 
 
 async def test_stats_on_7x6_tell_lessons_by_source_and_recent_losses_not_ways_to_beat(
-    world, simcord_bot
+    world, simcord_bot, pictures
 ):
     from cogs.chart import figure
 
@@ -118,6 +118,7 @@ async def test_stats_on_7x6_tell_lessons_by_source_and_recent_losses_not_ways_to
     await w.alice.slash(w.channel, "connect4 resign")  # a win for the bot
     memory = await memory_of(simcord_bot, w.guild.id)
     with_plies = sum(1 for _, _, plies in memory.distances() if plies is not None)
+    await pictures.started()
     stats = await w.alice.slash(w.channel, "connect4 stats", board="7x6")
     embed = stats.response.embeds[0]
     fields = {f.name: f.value for f in embed.fields}

@@ -102,6 +102,7 @@ class BotUnderAttack(RuleBasedStateMachine):
                 "DATABASE_PATH": str(self.database),
                 "GAME_TIMEOUT_MINUTES": "10",
                 "SHARD_COUNT": "1",
+                "TTT_PICTURES": "off",  # a process per bot and restart: seconds of CPU each
             }
         )
 
@@ -120,6 +121,7 @@ class BotUnderAttack(RuleBasedStateMachine):
             self.run(self.env.shutdown())
         finally:
             try:
+                self.bot.pictures.close()
                 if self.bot.store is not None:  # its SQLite thread would keep Python alive
                     self.run(self.bot.store.close())
             finally:
@@ -351,6 +353,7 @@ class BotUnderAttack(RuleBasedStateMachine):
         TALLY["restarts"] += 1
         self.disruptions += 1
         self.run(self.env.restart_bot(self.bot))
+        old.pictures.close()
         if old.store is not None:  # a detached bot is never closed; its SQLite thread is ours
             self.run(old.store.close())
         after = self.waiting(self.bot)

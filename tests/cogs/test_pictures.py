@@ -1,0 +1,107 @@
+"""Pictures drawn in a process of their own (issue 28): ``/ttt stats`` answers without its
+picture when that process is gone or too slow, and the next picture comes from a new one."""
+
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+from cogs import chart
+from tests.cogs.test_chart import png_size
+from tests.cogs.test_games import play_line
+
+
+def wait_until_gone(pid: int) -> None:
+    """Until the killed process has ended (a zombie until the bot's pool reaps it)."""
+    stat = Path(f"/proc/{pid}/stat")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] in "ZX":
+                return
+        except FileNotFoundError:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not end")
+
+
+async def stats_picture(w):
+    """``/ttt stats``'s answer: its embed, and its picture's PNG if it has one."""
+    result = await w.alice.slash(w.channel, "ttt stats")
+    (embed,) = result.response.embeds
+    assert embed.fields  # the figures are there, picture or not
+    if not result.response.attachments:
+        assert embed.image.url is None
+        return embed, None
+    (attachment,) = result.response.attachments
+    assert embed.image.url.endswith(chart.FILE_NAME)
+    return embed, w.env.backend.cdn.get(attachment.url)
+
+
+async def test_stats_answers_without_the_picture_when_its_process_is_killed_then_gets_it(
+    world, pictures, caplog
+):
+    w = world
+    chart._kept.clear()  # no picture of another test's identical curve
+    killed = pictures.process_id()
+    assert killed is not None  # started with the bot, before any picture
+    await play_line(w, w.alice, [1, 4, 7])  # teaches: a point to draw
+    await pictures.started()
+    os.kill(killed, signal.SIGKILL)
+    wait_until_gone(killed)
+    with caplog.at_level(logging.WARNING, logger="cogs.pictures"):
+        embed, png = await stats_picture(w)
+    assert png is None
+    assert "the pictures' process is gone" in caplog.text
+    # a new process, started for the next picture, draws it
+    replacement = pictures.process_id()
+    assert replacement not in (None, killed)
+    await pictures.started()
+    again, png = await stats_picture(w)
+    assert png_size(png) == (1200, 750)
+    assert again.fields == embed.fields
+    assert pictures.process_id() == replacement
+
+
+async def test_stats_answers_without_a_picture_that_takes_too_long_then_gets_it(
+    world, pictures, caplog
+):
+    w = world
+    chart._kept.clear()
+    await play_line(w, w.alice, [1, 4, 7])
+    await pictures.started()
+    first = pictures.process_id()
+    # a picture takes about 0.2 s: past a limit of 1 ms, it is left out
+    pictures.seconds = 0.001
+    with caplog.at_level(logging.WARNING, logger="cogs.pictures"):
+        _, png = await stats_picture(w)
+    assert png is None
+    assert "took over 0.001 s: left out" in caplog.text
+    # the process cut it short and is free for the next picture; nothing slow was kept
+    assert pictures.process_id() == first
+    pictures.seconds = 60.0
+    _, png = await stats_picture(w)
+    assert png_size(png) == (1200, 750)
+
+
+async def test_a_closed_bot_draws_nothing_and_leaves_no_process(world, pictures):
+    pid = pictures.process_id()
+    assert pid is not None
+    pictures.close()
+    wait_until_gone(pid)
+    assert pictures.process_id() is None
+    assert await pictures.draw(chart.draw, [], "closed") is None
+    assert pictures.process_id() is None  # not started again
+
+
+def test_a_language_goes_to_the_pictures_process_by_its_code():
+    """The chart's labels are in the server's language: a Language goes to the process as
+    its code, and is the same catalog there."""
+    import pickle
+
+    from i18n import ENGLISH, LANGUAGES
+
+    for lang in (LANGUAGES["de"], LANGUAGES["pt-BR"], ENGLISH):
+        sent = pickle.dumps(lang)
+        assert len(sent) < 100 and pickle.loads(sent) is lang
