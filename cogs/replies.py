@@ -175,9 +175,9 @@ async def defer(interaction: discord.Interaction, private: bool = False) -> None
     """Acknowledge now, answer later (up to 15 minutes); once only."""
     if interaction.response.is_done():  # deferred already (before slow work): once is all
         return
-    if interaction.type is discord.InteractionType.component:
+    if interaction.type is discord.InteractionType.component and not private:
         await interaction.response.defer()  # the clicked message is updated when ready
-    else:
+    else:  # a click answered privately (a replay opened) gets a private message of its own
         await interaction.response.defer(thinking=True, ephemeral=private)
 
 
