@@ -4,12 +4,14 @@ history, with a menu that opens a replay.
 
 Every button names its game and the step it shows, so a replay keeps working after a
 restart: ``ttt-replay:<game>:<step>:<how>``, ``how`` being ``open`` (the board's Replay:
-a new private message) or the button that edits the replay in place.
+a new private message), ``share`` (the game's picture, posted for the channel) or the
+button that edits the replay in place.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 
@@ -24,7 +26,7 @@ from .common import COLOURS, NEUTRAL, mention
 from .play import LEVEL_NAMES, BoardView
 
 REPLAY_CLICK = re.compile(
-    r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last)"
+    r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last|share)"
 )
 HISTORY_MENU = "ttt-history"
 
@@ -82,8 +84,10 @@ def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> str:
     return lang.t("The other moves I learned about here: {moves}.", moves="; ".join(told))
 
 
-def result_text(game: Game, lang: Language) -> str:
-    """How the game ended, as a watcher says it."""
+def result_text(game: Game, lang: Language, name: Callable[[int | None], str] | None = None) -> str:
+    """How the game ended, as a watcher says it; ``name``: how a member is named (a
+    mention by default; a shared picture writes display names)."""
+    name = name or (lambda member_id: _member(member_id, lang))
     if game.result == "bot_won":
         return lang.t("I won.")
     if game.result == "draw":
@@ -91,10 +95,11 @@ def result_text(game: Game, lang: Language) -> str:
     if game.result == "abandoned":
         return lang.t("Abandoned before its end.")
     if game.result == "resigned":
-        resigner = game.player_id if game.vs_bot else game.ended_by
-        return lang.t("{player} resigned.", player=_member(resigner, lang))
+        return lang.t(
+            "{player} resigned.", player=name(game.player_id if game.vs_bot else game.ended_by)
+        )
     winner = game.player_id if game.result == "player_won" else game.opponent_id
-    return lang.t("{player} won.", player=_member(winner, lang))
+    return lang.t("{player} won.", player=name(winner))
 
 
 def step_text(shown: ReplayStep, lang: Language) -> str:
@@ -182,7 +187,8 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
 
 
 def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
-    """⏮ ◀ ▶ ⏭, each naming the step it shows; those going nowhere are disabled."""
+    """⏮ ◀ ▶ ⏭, each naming the step it shows (those going nowhere are disabled), and
+    Share, which posts the game's picture for the channel."""
     prefix = f"ttt-replay:{shown.game.id}:"
     last = shown.total
     buttons = []
@@ -202,7 +208,14 @@ def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
                 "disabled": step == shown.step,
             }
         )
-    return BoardView([{"type": 1, "components": buttons}])
+    share = {
+        "type": 2,
+        "style": discord.ButtonStyle.primary.value,
+        "label": lang.t("Share"),
+        "emoji": {"id": None, "name": "📤"},
+        "custom_id": f"{prefix}{shown.step}:share",
+    }
+    return BoardView([{"type": 1, "components": [*buttons, share]}])
 
 
 RESULTS_FOR = {  # a history line's result, for the member whose history it is

@@ -186,3 +186,31 @@ async def test_forget_me_takes_the_games_out_of_history_and_their_replays_say_go
     assert "No finished games of" in history.response.embeds[0].description
     gone = await w.bob.click(board, custom_id=custom_id(board, "🎞️"))
     assert gone.ephemeral and "That game is gone" in gone.response.content
+
+
+async def test_share_posts_the_games_picture_for_the_channel(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    shared = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert not shared.ephemeral  # the one public part of a replay
+    post = w.channel.last_message
+    assert post.id != board.id and post.content == f"<@{w.bob.id}> shares this game."
+    (picture,) = post.attachments
+    assert picture.filename == "game.png" and picture.size < 1_000_000
+    png = await picture.read()
+    assert png.startswith(b"\x89PNG") and len(png) == picture.size
+
+
+async def test_share_of_a_forgotten_game_posts_nothing_and_says_why_privately(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.alice, board)
+    question = await w.alice.slash(w.channel, "ttt forget-me")
+    await w.alice.click(question.response.message, label="Delete my games")
+    before = w.channel.last_message.id
+    refused = await w.alice.click(replay, custom_id=custom_id(replay, "📤"))
+    assert w.channel.last_message.id == before
+    assert refused.ephemeral and "That game is gone" in refused.response.content
