@@ -1,6 +1,8 @@
 """Replays and histories through Discord: the Replay button of a finished board, stepping
 through a game privately, ``history`` and its menu, after a restart and after forget-me."""
 
+from simcord import actors as simcord_actors
+
 from data import Store
 from gameflow.replays import lessons_by_step
 from tests.cogs.conftest import board_of
@@ -174,6 +176,13 @@ async def test_history_lists_the_games_and_its_menu_opens_a_replay(world):
     )
     none = await w.bob.slash(w.channel, "connect4 history", member=w.alice, board="4x4")
     assert "No finished games of" in none.response.embeds[0].description
+    every = await w.alice.slash(w.channel, "connect4 history")
+    assert every.response.embeds[0].title == "📜 History: Connect Four, every board"
+    # a modified client's choice, which no menu offered
+    stored_menu = w.env.backend.get_message(menu.channel.id, menu.id)
+    data = {"custom_id": "ttt-history", "component_type": 3, "values": ["not-a-game"]}
+    forged = await simcord_actors._component_interaction(w.bob, stored_menu, data)
+    assert forged.ephemeral and "That menu names no game" in forged.response.content
 
 
 async def test_forget_me_takes_the_games_out_of_history_and_their_replays_say_gone(world):
@@ -214,3 +223,16 @@ async def test_share_of_a_forgotten_game_posts_nothing_and_says_why_privately(wo
     refused = await w.alice.click(replay, custom_id=custom_id(replay, "📤"))
     assert w.channel.last_message.id == before
     assert refused.ephemeral and "That game is gone" in refused.response.content
+
+
+async def test_in_a_dm_history_is_the_players_own_games_with_their_own_bot(world):
+    alice = world.alice.user
+    await alice.slash("ttt play")
+    for cell in (1, 4, 7):
+        result = await alice.slash("ttt move", cell=cell)
+    history = await alice.slash("ttt history")
+    assert history.ephemeral and "Tic-tac-toe vs me" in history.response.embeds[0].description
+    replay = await open_replay(alice, result.response.message)
+    assert "**The start**" in replay.embeds[0].description
+    refused = await alice.slash("ttt history", member=world.bob)
+    assert refused.ephemeral and "Outside a server" in refused.response.content
