@@ -12,23 +12,22 @@ from tests.cogs.test_games import play_line
 LAST = "⏭️"
 
 
-def custom_id(message, emoji: str) -> str:
-    """The custom id of a replay's button (⏮ ◀ ▶ ⏭), or of the board's Replay (🎞️)."""
+def button(message, emoji: str):
+    """A replay's button (⏮ ◀ ▶ ⏭ 📤), or the board's Replay (🎞️), by its emoji."""
     return next(
-        b.custom_id
+        b
         for row in message.components
         for b in row.children
         if b.emoji is not None and b.emoji.name == emoji
     )
+
+
+def custom_id(message, emoji: str) -> str:
+    return button(message, emoji).custom_id
 
 
 def disabled(message, emoji: str) -> bool:
-    return next(
-        b.disabled
-        for row in message.components
-        for b in row.children
-        if b.emoji is not None and b.emoji.name == emoji
-    )
+    return button(message, emoji).disabled
 
 
 def learned(message) -> str | None:
