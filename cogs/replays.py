@@ -1,6 +1,7 @@
 """Replays and histories in Discord: the Replay button of every finished board, the
-replay's ⏮ ◀ ▶ ⏭, ``history`` and its menu. Only the asker sees any of it. Thin: parse,
-call the game flow (:mod:`gameflow.replays`), draw (:mod:`cogs.render.replay`).
+replay's ⏮ ◀ ▶ ⏭, ``history`` and its menu, which only the asker sees; and the replay's
+Share, which posts the game's picture for the channel. Thin: parse, call the game flow
+(:mod:`gameflow.replays`), draw (:mod:`cogs.render.replay`, :mod:`cogs.game_picture`).
 
 Each button and the menu carry what they need in their custom id (the game and the step),
 so they work after a restart, on a replay opened before it too.
@@ -96,13 +97,16 @@ async def share_replay(table, interaction: discord.Interaction, game_id: int) ->
 
 
 async def _picture(interaction: discord.Interaction, shown: ReplayStep, lang: Language) -> bytes:
-    """The game's picture, drawn in a thread (a tenth of a second or so)."""
+    """The game's picture, drawn in a thread (a tenth of a second or so), off the loop."""
     game = shown.game
     names: dict[int | None, str] = {}
     for member_id in (game.player_id, game.opponent_id):
         names[member_id] = await _display_name(interaction, member_id, lang)
     x, o = (names[game.member_playing(mark)] for mark in (engine.Mark.X, engine.Mark.O))
-    result = result_text(game, lang, lambda member_id: names.get(member_id) or "?")
+    # a member game's resigner who was forgotten since is named by no id
+    result = result_text(
+        game, lang, lambda member_id: names.get(member_id) or lang.t("a former member")
+    )
     return await asyncio.to_thread(
         draw_game, game.kind, game.moves, x, o, result, shown.marked, lang.code
     )

@@ -21,7 +21,7 @@ from gameflow import Game
 from gameflow.replays import Learned, ReplayStep
 from i18n import ENGLISH, N_, Language
 
-from ..boards import VERDICTS, look_of
+from ..boards import look_of
 from .common import COLOURS, NEUTRAL, mention
 from .play import LEVEL_NAMES, BoardView
 
@@ -72,16 +72,22 @@ def describe_learned(learned: Learned, game: Game, lang: Language) -> str:
     )
 
 
-def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> str:
+def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> list[str]:
     """The other moves of the same position the bot learned about (the classic board's
-    post-mortem values each column)."""
+    post-mortem values each column): those that win, then those that lose."""
     look = look_of(game.kind)
+    wins = [lang.say(look.short(o.move)) for o in others if o.outcome is WIN]
+    losses = [lang.say(look.short(o.move)) for o in others if o.outcome is LOSS]
     told = []
-    for outcome, words in ((WIN, lang.t("winning")), (LOSS, lang.t("losing"))):
-        moves = [lang.say(look.short(o.move)) for o in others if o.outcome is outcome]
-        if moves:
-            told.append(f"{VERDICTS[outcome]} {words}: {', '.join(moves)}")
-    return lang.t("The other moves I learned about here: {moves}.", moves="; ".join(told))
+    if wins:
+        told.append(
+            lang.t("🟩 Other moves here that I now know win: {moves}.", moves=", ".join(wins))
+        )
+    if losses:
+        told.append(
+            lang.t("🟥 Other moves here that I now know lose: {moves}.", moves=", ".join(losses))
+        )
+    return told
 
 
 def result_text(game: Game, lang: Language, name: Callable[[int | None], str] | None = None) -> str:
@@ -143,20 +149,22 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
             f"{look.mark(Mark.X)} {_who(game, Mark.X, lang)} vs "
             f"{look.mark(Mark.O)} {_who(game, Mark.O, lang)}"
         )
+    what = step_text(shown, lang)
     where = (
-        lang.t("**Move {move} of {total}**", move=shown.step, total=shown.total)
+        lang.t("**Move {move} of {total}**: {what}", move=shown.step, total=shown.total, what=what)
         if shown.step
         else lang.tn(
-            "**The start**, before {count} move",
-            "**The start**, before {count} moves",
+            "**The start**, before {count} move: {what}",
+            "**The start**, before {count} moves: {what}",
             shown.total,
+            what=what,
         )
     )
     lines = [
         drawn,
         "",
         f"{sides} · <t:{int(shown.ended_at)}:d>",
-        f"{where}: {step_text(shown, lang)}",
+        where,
     ]
     if shown.step == shown.total:
         lines.append(result_text(game, lang))
@@ -168,8 +176,7 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
     learned = []
     if shown.lesson is not None:
         learned.append(describe_learned(shown.lesson, game, lang))
-    if shown.others:
-        learned.append(others_text(shown.others, game, lang))
+    learned += others_text(shown.others, game, lang)
     if learned:
         embed.add_field(
             name=lang.t("📘 What I learned here"), value="\n".join(learned), inline=False
