@@ -235,3 +235,18 @@ async def test_in_a_dm_history_is_the_players_own_games_with_their_own_bot(world
     assert "**The start**" in replay.embeds[0].description
     refused = await alice.slash("ttt history", member=world.bob)
     assert refused.ephemeral and "Outside a server" in refused.response.content
+
+
+async def test_a_servers_deletion_empties_history_and_a_game_between_members_is_gone(world):
+    w = world
+    board = await accept(w, w.bob, await challenge(w, w.alice, w.bob, first="me"))
+    for n, cell in enumerate([1, 4, 2, 5, 3]):
+        await (w.alice if n % 2 == 0 else w.bob).slash(w.channel, "ttt move", cell=cell)
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    question = await w.admin.slash(w.channel, "ttt-admin delete-server-data")
+    await w.admin.click(question.response.message, label="Delete everything")
+    history = await w.bob.slash(w.channel, "ttt history")
+    assert "No finished games of" in history.response.embeds[0].description
+    gone = await w.bob.click(replay, custom_id=custom_id(replay, "▶️"))  # an open replay too
+    assert gone.ephemeral and "That game is gone" in gone.response.content
