@@ -10,6 +10,7 @@ challenges and sweep. One game per channel, whatever the game. A board is one en
 from __future__ import annotations
 
 import engine
+from i18n import N_
 
 from .game_commands import GameFace
 
@@ -34,5 +35,7 @@ CONNECT4 = GameFace(
         "brain.board": f"{sizes}, for moves",
         "leaderboard": "Who taught me most Connect Four here, or beat me most",
         "stats": "This server's Connect Four record against me, and yours",
+        "history.board": "Which board's games (every board if left out)",
     },
+    title=N_("Connect Four, every board"),
 )

@@ -19,10 +19,12 @@ import discord
 from discord import app_commands
 
 from gameflow import GameService
-from i18n import N_
+from gameflow.game import TITLES
+from i18n import N_, Msg
 
 from .challenges import ChallengeDesk
 from .questions import Questions
+from .replays import show_history
 from .replies import Refusal
 
 Level = Literal["learning", "medium", "easy"]
@@ -94,6 +96,7 @@ class GameFace:
     move: str
     texts: Mapping[str, str]
     extras: Callable[[Host], list[app_commands.Command]] = field(default=lambda table: [])
+    title: Msg | None = None  # every board's games together, as a history names them
 
     @property
     def command(self) -> str:
@@ -102,8 +105,8 @@ class GameFace:
 
 def game_group(face: GameFace, table: Host) -> app_commands.Group:
     """``/<face.group>``: play, challenge, move, resign, board, brain, leaderboard, stats,
-    then the face's extras, in that order (the order Discord shows and the sync digest
-    hashes)."""
+    history, then the face's extras, in that order (the order Discord shows and the sync
+    digest hashes)."""
     group = app_commands.Group(
         name=face.group,
         description=face.about,
@@ -271,6 +274,40 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             member: discord.User | None = None,
         ) -> None:
             await table.show_stats(interaction, board_game(board), member)
+
+    history_command = group.command(
+        name="history",
+        description="Your last 25 finished games here, or a member's, to watch again "
+        "(only you see it)",
+    )
+    history_member = app_commands.describe(member="Whose games (yours if left out)")
+    if len(boards) == 1:
+
+        @history_command
+        @history_member
+        async def history(
+            interaction: discord.Interaction, member: discord.User | None = None
+        ) -> None:
+            await show_history(table.service, interaction, member, (game,), TITLES[game])
+
+    else:
+
+        @history_command
+        @history_member
+        @app_commands.describe(board=texts["history.board"])
+        @app_commands.choices(board=choices)
+        async def history_on(
+            interaction: discord.Interaction,
+            member: discord.User | None = None,
+            board: str | None = None,
+        ) -> None:
+            if board is None:  # every board
+                played = tuple(boards.values())
+                title = face.title or TITLES[game]
+                await show_history(table.service, interaction, member, played, title)
+                return
+            played = board_game(board)
+            await show_history(table.service, interaction, member, (played,), TITLES[played])
 
     for extra in face.extras(table):
         group.add_command(extra)

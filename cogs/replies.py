@@ -90,6 +90,17 @@ async def refuse(interaction: discord.Interaction, message: Msg | str) -> None:
         await interaction.followup.send(text, ephemeral=True)
 
 
+async def post(interaction: discord.Interaction, **fields) -> None:
+    """A new message for the channel in answer to a click (the clicked message stays as
+    it is), whether or not the click was deferred meanwhile; counted toward the posting
+    limit (see :data:`ON_POST`)."""
+    if interaction.response.is_done():  # deferred as an update: a follow-up is a new message
+        await interaction.followup.send(**fields)
+    else:
+        await interaction.response.send_message(**fields)
+    _settle_post(interaction, posted=True)
+
+
 async def in_time(
     interaction: discord.Interaction, request: Awaitable[T], *, private: bool = False
 ) -> T | None:
@@ -175,9 +186,9 @@ async def defer(interaction: discord.Interaction, private: bool = False) -> None
     """Acknowledge now, answer later (up to 15 minutes); once only."""
     if interaction.response.is_done():  # deferred already (before slow work): once is all
         return
-    if interaction.type is discord.InteractionType.component:
+    if interaction.type is discord.InteractionType.component and not private:
         await interaction.response.defer()  # the clicked message is updated when ready
-    else:
+    else:  # a click answered privately (a replay opened) gets a private message of its own
         await interaction.response.defer(thinking=True, ephemeral=private)
 
 

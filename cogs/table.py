@@ -43,6 +43,7 @@ from .render import (
     stats_embed,
 )
 from .render.review import add_review, add_rules_only
+from .replays import DYNAMIC_ITEMS as REPLAY_ITEMS
 from .replies import (
     ON_POST,
     answer,
@@ -120,7 +121,7 @@ class Table(commands.Cog, name="TicTacToe"):
     async def cog_load(self) -> None:
         for group in self.groups:  # in FACES' order: the order Discord lists them in
             self.bot.tree.add_command(group)
-        self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
+        self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton, *REPLAY_ITEMS)
         self.sweep.start()
         for game_id in self.service.reviews.recovered:  # post-mortems a restart picked up
             self._later(self._show_recovered_review(game_id))
@@ -131,7 +132,7 @@ class Table(commands.Cog, name="TicTacToe"):
         self.sweep.cancel()
         self.challenges.close()
         self.questions.close()
-        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton, RematchButton)
+        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton, RematchButton, *REPLAY_ITEMS)
         for task in self._reviews:
             task.cancel()
 

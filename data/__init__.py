@@ -10,7 +10,15 @@ from .errors import (
     StoreUnavailableError,
     UniqueViolation,
 )
-from .games import RESULTS, RUNNING, ChannelBusyError, GameRecord
+from .games import (
+    HISTORY_LENGTH,
+    RESULTS,
+    RUNNING,
+    ChannelBusyError,
+    FinishedGame,
+    GameRecord,
+    PastGame,
+)
 from .memory import Snapshot
 from .migrations import SCHEMA_VERSION
 from .settings import GuildSettings
@@ -20,15 +28,18 @@ from .store import Store
 from .trainings import TrainingRecord
 
 __all__ = [
+    "HISTORY_LENGTH",
     "RESULTS",
     "RUNNING",
     "SCHEMA_VERSION",
     "ChallengeRecord",
     "ChannelBusyError",
     "CurvePoint",
+    "FinishedGame",
     "GameRecord",
     "GuildSettings",
     "MemberRecord",
+    "PastGame",
     "Record",
     "SchemaTooNewError",
     "Shards",

@@ -80,6 +80,33 @@ def _game(row: Sequence) -> GameRecord:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A finished game in a member's history: the game, when it ended, and how many
+    lessons stored today name it as their teacher (0: it taught nothing, or what it
+    taught was forgotten since by a reset)."""
+
+    game: GameRecord
+    ended_at: float
+    lessons: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game to replay: the game, when it ended, and the facts it taught that
+    are still known, each ``(position, outcome, plies or None)``: the canonical position
+    right after a move (on the game's path, or on the classic board also a column its
+    post-mortem valued beside the one played), the outcome for whoever made that move."""
+
+    game: GameRecord
+    ended_at: float
+    facts: tuple[tuple[str, str, int | None], ...]
+
+
+# how many finished games a member's history shows
+HISTORY_LENGTH = 25
+
+
 def _moves_text(moves: Iterable[int]) -> str:
     return "".join(str(c) for c in moves)
 
@@ -284,3 +311,57 @@ class GameQueries:
             (RUNNING, *params),
         )
         return [_game(row) for row in rows]
+
+    async def recent_games(
+        self,
+        guild_id: int,
+        member_id: int,
+        games: Sequence[str],
+        *,
+        limit: int = HISTORY_LENGTH,
+    ) -> list[PastGame]:
+        """A member's last ``limit`` finished games in a place (a server, or a player's own
+        bot), newest first: against the bot and between members (on either side), of the
+        ``games`` named (engine.GAMES' names: every board of a command, or one), each with
+        how many lessons it taught that are still known.
+
+        One statement: per game and side, the newest rows straight off an index that ends
+        in the id, then the newest of those; only the rows shown count their lessons."""
+        arms, params = [], []
+        for number, (side, game) in enumerate(
+            (side, game) for game in dict.fromkeys(games) for side in ("player_id", "opponent_id")
+        ):
+            arms.append(
+                f"SELECT * FROM (SELECT {_GAME_COLUMNS}, COALESCE(ended_at, updated_at) AS ended"
+                f" FROM games WHERE guild_id = ? AND {side} = ? AND game = ? AND result != ?"
+                f" ORDER BY id DESC LIMIT {int(limit)}) AS arm{number}"
+            )
+            params += [guild_id, member_id, game, RUNNING]
+        if not arms:
+            return []
+        rows = await self._fetch(
+            "SELECT shown.*, (SELECT COUNT(*) FROM facts WHERE facts.game_id = shown.id)"
+            f" FROM (SELECT * FROM ({' UNION ALL '.join(arms)}) AS found"
+            f" ORDER BY id DESC LIMIT {int(limit)}) AS shown ORDER BY shown.id DESC",
+            params,
+        )
+        return [PastGame(_game(row[:15]), row[15], row[16]) for row in rows]
+
+    async def finished_game(self, game_id: int) -> FinishedGame | None:
+        """A finished game with the facts it taught that are still known (see
+        :class:`FinishedGame`); ``None`` if there is no such game (never was, or deleted
+        by forget-me or a server's erasure) or it is still running."""
+        if game_id not in ROW_IDS:
+            return None
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS}, COALESCE(ended_at, updated_at) FROM games"
+            " WHERE id = ? AND result != ?",
+            (game_id, RUNNING),
+        )
+        if not rows:
+            return None
+        facts = await self._fetch(
+            "SELECT position, outcome, plies FROM facts WHERE game_id = ? ORDER BY position",
+            (game_id,),
+        )
+        return FinishedGame(_game(rows[0][:15]), rows[0][15], tuple((p, o, n) for p, o, n in facts))

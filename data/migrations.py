@@ -547,6 +547,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN review TEXT CHECK (review IN ('pending', 'done'))",
         "CREATE INDEX games_review_pending ON games (id) WHERE review = 'pending'",
     ),
+    (
+        # A member's history and replays: their last games of a kind in a place, newest
+        # first, as a player or as a member's opponent (the index ends in the id, so a
+        # LIMIT reads only the rows it shows), and the lessons each game taught
+        "CREATE INDEX games_history_by_player ON games (guild_id, player_id, game, id)",
+        "CREATE INDEX games_history_by_opponent ON games (guild_id, opponent_id, game, id)"
+        " WHERE opponent_id IS NOT NULL",
+        "CREATE INDEX facts_by_game_id ON facts (game_id) WHERE game_id IS NOT NULL",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

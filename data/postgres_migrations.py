@@ -390,6 +390,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN review TEXT CHECK (review IN ('pending', 'done'))",
         "CREATE INDEX games_review_pending ON games (id) WHERE review = 'pending'",
     ),
+    (
+        # as SQLite's next version: a member's history, and the lessons each game taught
+        "CREATE INDEX games_history_by_player ON games (guild_id, player_id, game, id)",
+        "CREATE INDEX games_history_by_opponent ON games (guild_id, opponent_id, game, id)"
+        " WHERE opponent_id IS NOT NULL",
+        "CREATE INDEX facts_by_game_id ON facts (game_id) WHERE game_id IS NOT NULL",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

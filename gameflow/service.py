@@ -39,6 +39,7 @@ from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
 from .postmortem import PostMortemWorker
+from .replays import Replays
 from .reviews import ReviewOutcome, Reviews
 from .running import RunningGames
 from .running import no_game_here as no_game_here  # cogs/ttt.py imports it from here
@@ -96,6 +97,7 @@ class GameService:
         # one without the solver)
         self.reviews = Reviews(store, self.memories, clock, post_mortems or PostMortemWorker())
         self.dice = random.Random()  # the levels' random moves
+        self.replays = Replays(store)  # finished games watched again, and histories
 
     @property
     def timeout_seconds(self) -> float:

@@ -204,7 +204,9 @@ def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) ->
     rows = look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
     if not game.running and not frozen:  # a finished board offers to play again
         rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
-        rows.append({"type": 1, "components": [rematch]})
+        # and to watch it again, privately (cogs.render.replay): a game with moves to show
+        replay = {**REPLAY, "label": lang.t("Replay"), "custom_id": f"ttt-replay:{game.id}:0:open"}
+        rows.append({"type": 1, "components": [rematch, replay] if game.moves else [rematch]})
     return BoardView(rows)
 
 
@@ -213,6 +215,12 @@ REMATCH = {
     "style": discord.ButtonStyle.primary.value,
     "disabled": False,
     "label": "Rematch",  # said in the reader's language by board_view
+}
+REPLAY = {
+    "type": 2,
+    "style": discord.ButtonStyle.secondary.value,
+    "disabled": False,
+    "emoji": {"id": None, "name": "🎞️"},
 }
 
 

@@ -18,7 +18,10 @@ def test_every_game_the_engine_plays_has_one_face_naming_its_command():
 
 
 def test_each_face_gets_its_own_group_with_the_shared_commands_then_its_extras():
-    shared = ["play", "challenge", "move", "resign", "board", "brain", "leaderboard", "stats"]
+    shared = [
+        *("play", "challenge", "move", "resign", "board", "brain", "leaderboard", "stats"),
+        "history",
+    ]
     groups = [game_group(face, None) for face in FACES]  # read, never run
     assert [g.name for g in groups] == ["ttt", "connect4"]
     assert [c.name for c in groups[0].commands] == [*shared, "help", "forget-me"]

@@ -1,0 +1,316 @@
+"""A finished game watched again (only its asker sees it): each position drawn as its board
+is, whose move it was, the lesson the bot learned there, and ⏮ ◀ ▶ ⏭; and a member's
+history, with a menu that opens a replay.
+
+Every button names its game and the step it shows, so a replay keeps working after a
+restart: ``ttt-replay:<game>:<step>:<how>``, ``how`` being ``open`` (the board's Replay:
+a new private message), ``share`` (the game's picture, posted for the channel) or the
+button that edits the replay in place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import discord
+
+from data import PastGame
+from engine import LOSS, WIN, Mark
+from gameflow import Game
+from gameflow.replays import Learned, ReplayStep
+from i18n import ENGLISH, N_, Language
+
+from ..boards import look_of
+from .common import COLOURS, NEUTRAL, mention
+from .play import LEVEL_NAMES, BoardView
+
+REPLAY_CLICK = re.compile(
+    r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last|share)"
+)
+HISTORY_MENU = "ttt-history"
+
+# a move that taught the bot, told at that step (the board's own lesson says it in short)
+LESSONS = {
+    "bot_loses": N_(
+        "Here I played {where}. You then had a winning reply, so I learned that it loses here."
+    ),
+    "bot_wins": N_("Here I played {where}, and it wins: I learned to play it again here."),
+    "you_win": N_("Here you played {where}, and it wins: I learned it for when I play your side."),
+    "you_lose": N_(
+        "Here you played {where}. I then had a winning reply, so I learned that it loses here."
+    ),
+    "mark_wins": N_("Here {mark} played {where}, and it wins: I learned it."),
+    "mark_loses": N_(
+        "Here {mark} played {where}. The other side then had a winning reply, so I learned "
+        "that it loses here."
+    ),
+}
+
+
+def _member(member_id: int | None, lang: Language) -> str:
+    """A member's mention; 0 or ``None`` is one who asked to be forgotten."""
+    return mention(member_id) if member_id else lang.t("a former member")
+
+
+def _who(game: Game, mark: Mark, lang: Language) -> str:
+    """The member who plays ``mark`` in a game between members."""
+    return _member(game.member_playing(mark), lang)
+
+
+def describe_learned(learned: Learned, game: Game, lang: Language) -> str:
+    """What the bot learned about the move that led to a step."""
+    look = look_of(game.kind)
+    if not game.vs_bot:
+        told = "mark_wins" if learned.outcome is WIN else "mark_loses"
+    elif learned.mover is game.bot_mark:
+        told = "bot_wins" if learned.outcome is WIN else "bot_loses"
+    else:
+        told = "you_win" if learned.outcome is WIN else "you_lose"
+    return lang.say(
+        LESSONS[told].with_args(where=look.where(learned.move), mark=look.mark(learned.mover))
+    )
+
+
+def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> list[str]:
+    """The other moves of the same position the bot learned about (the classic board's
+    post-mortem values each column): those that win, then those that lose."""
+    look = look_of(game.kind)
+    wins = [lang.say(look.short(o.move)) for o in others if o.outcome is WIN]
+    losses = [lang.say(look.short(o.move)) for o in others if o.outcome is LOSS]
+    told = []
+    if wins:
+        told.append(
+            lang.t("🟩 Other moves here that I now know win: {moves}.", moves=", ".join(wins))
+        )
+    if losses:
+        told.append(
+            lang.t("🟥 Other moves here that I now know lose: {moves}.", moves=", ".join(losses))
+        )
+    return told
+
+
+def result_text(game: Game, lang: Language, name: Callable[[int | None], str] | None = None) -> str:
+    """How the game ended, as a watcher says it; ``name``: how a member is named (a
+    mention by default; a shared picture writes display names)."""
+    name = name or (lambda member_id: _member(member_id, lang))
+    if game.result == "bot_won":
+        return lang.t("I won.")
+    if game.result == "draw":
+        return lang.t("A draw.")
+    if game.result == "abandoned":
+        return lang.t("Abandoned before its end.")
+    if game.result == "resigned":
+        return lang.t(
+            "{player} resigned.", player=name(game.player_id if game.vs_bot else game.ended_by)
+        )
+    winner = game.player_id if game.result == "player_won" else game.opponent_id
+    return lang.t("{player} won.", player=name(winner))
+
+
+def step_text(shown: ReplayStep, lang: Language) -> str:
+    """Whose move it was: at the start, who moves first; then who played what."""
+    game, look = shown.game, look_of(shown.game.kind)
+    mark = look.mark(shown.mover)
+    bot = game.member_playing(shown.mover) is None
+    if shown.played is None:
+        if bot:
+            return lang.t("{mark} I move first.", mark=mark)
+        return lang.t(
+            "{mark} {player} moves first.", mark=mark, player=_who(game, shown.mover, lang)
+        )
+    if bot:
+        return f"{mark} {lang.say(look.played(shown.played))}"
+    return lang.t(
+        "{mark} {player} played {where}.",
+        mark=mark,
+        player=_who(game, shown.mover, lang),
+        where=look.where(shown.played),
+    )
+
+
+def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
+    """One step of a replay: the board first (drawn as the game's board is), then who
+    played, where the step is, and what the bot learned there."""
+    game, look = shown.game, look_of(shown.game.kind)
+    board = shown.board
+    drawn = look.rows(board.code, shown.played)
+    if game.vs_bot:
+        sides = lang.t(
+            "{you} {player} vs me {me}",
+            you=look.mark(game.player_mark),
+            player=_member(game.player_id, lang),
+            me=look.mark(game.bot_mark),
+        )
+        if game.level != "learning":
+            sides += " · " + lang.t("{level} level", level=LEVEL_NAMES[game.level])
+    else:
+        sides = (
+            f"{look.mark(Mark.X)} {_who(game, Mark.X, lang)} vs "
+            f"{look.mark(Mark.O)} {_who(game, Mark.O, lang)}"
+        )
+    what = step_text(shown, lang)
+    where = (
+        lang.t("**Move {move} of {total}**: {what}", move=shown.step, total=shown.total, what=what)
+        if shown.step
+        else lang.tn(
+            "**The start**, before {count} move: {what}",
+            "**The start**, before {count} moves: {what}",
+            shown.total,
+            what=what,
+        )
+    )
+    lines = [
+        drawn,
+        "",
+        f"{sides} · <t:{int(shown.ended_at)}:d>",
+        where,
+    ]
+    if shown.step == shown.total:
+        lines.append(result_text(game, lang))
+    embed = discord.Embed(
+        title=lang.t("{game}: replay", game=look.title),
+        description="\n".join(lines),
+        colour=COLOURS.get(game.result, NEUTRAL) if shown.step == shown.total else NEUTRAL,
+    )
+    learned = []
+    if shown.lesson is not None:
+        learned.append(describe_learned(shown.lesson, game, lang))
+    learned += others_text(shown.others, game, lang)
+    if learned:
+        embed.add_field(
+            name=lang.t("📘 What I learned here"), value="\n".join(learned), inline=False
+        )
+    if shown.taught:
+        embed.set_footer(
+            text=lang.tn(
+                "It taught me something at move {moves}.",
+                "It taught me something at moves {moves}.",
+                len(shown.taught),
+                moves=", ".join(str(step) for step in shown.taught),
+            )
+        )
+    return embed
+
+
+def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
+    """⏮ ◀ ▶ ⏭, each naming the step it shows (those going nowhere are disabled), and
+    Share, which posts the game's picture for the channel."""
+    prefix = f"ttt-replay:{shown.game.id}:"
+    last = shown.total
+    buttons = []
+    for how, emoji, step in (
+        ("first", "⏮️", 0),
+        ("back", "◀️", shown.step - 1),
+        ("next", "▶️", shown.step + 1),
+        ("last", "⏭️", last),
+    ):
+        step = max(0, min(step, last))
+        buttons.append(
+            {
+                "type": 2,
+                "style": discord.ButtonStyle.secondary.value,
+                "emoji": {"id": None, "name": emoji},
+                "custom_id": f"{prefix}{step}:{how}",
+                "disabled": step == shown.step,
+            }
+        )
+    share = {
+        "type": 2,
+        "style": discord.ButtonStyle.primary.value,
+        "label": lang.t("Share"),
+        "emoji": {"id": None, "name": "📤"},
+        "custom_id": f"{prefix}{shown.step}:share",
+    }
+    return BoardView([{"type": 1, "components": [*buttons, share]}])
+
+
+RESULTS_FOR = {  # a history line's result, for the member whose history it is
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "draw": N_("draw"),
+    "resigned": N_("resigned"),
+    "abandoned": N_("abandoned"),
+}
+
+
+def outcome_for(game: Game, member_id: int) -> str:
+    """How a game ended for one of its players: won, lost, draw, resigned, abandoned."""
+    if game.result in ("draw", "abandoned"):
+        return game.result
+    if game.result == "resigned":
+        resigner = game.player_id if game.vs_bot else game.ended_by
+        return "resigned" if resigner == member_id else "won"
+    if game.vs_bot:
+        return "won" if game.result == "player_won" else "lost"
+    return "won" if game.winner_id == member_id else "lost"
+
+
+def history_line(past: PastGame, member_id: int, lang: Language) -> str:
+    """One game: when, which game, against whom, the result, the level, and whether it
+    taught the bot."""
+    game = Game.from_record(past.game)
+    look = look_of(game.kind)
+    if game.vs_bot:
+        against = lang.t("me, {level} level", level=LEVEL_NAMES[game.level])
+    else:
+        other = game.opponent_id if member_id == game.player_id else game.player_id
+        against = _member(other, lang)
+    line = lang.t(
+        "<t:{time}:R> · {game} vs {against}: **{result}**",
+        time=str(int(past.ended_at)),
+        game=look.title,
+        against=against,
+        result=RESULTS_FOR[outcome_for(game, member_id)],
+    )
+    if past.lessons:
+        line += " · " + lang.tn(
+            "📘 taught me {count} lesson", "📘 taught me {count} lessons", past.lessons
+        )
+    return line
+
+
+def history_embed(
+    pasts: list[PastGame], member_id: int, games_title: str, lang: Language = ENGLISH
+) -> discord.Embed:
+    """A member's last finished games here, newest first."""
+    if not pasts:
+        description = lang.t("No finished games of {member} here yet.", member=mention(member_id))
+    else:
+        description = "\n".join(
+            [
+                lang.t("{member}'s last games here, newest first:", member=mention(member_id)),
+                "",
+                *(f"{n}. {history_line(past, member_id, lang)}" for n, past in enumerate(pasts, 1)),
+            ]
+        )
+    return discord.Embed(
+        title=lang.t("📜 History: {games}", games=games_title),
+        description=description,
+        colour=NEUTRAL,
+    )
+
+
+def history_view(pasts: list[PastGame], member_id: int, lang: Language = ENGLISH) -> BoardView:
+    """A menu of the games listed: choosing one opens its replay."""
+    if not pasts:
+        return BoardView([])
+    options = []
+    for n, past in enumerate(pasts, 1):
+        game = Game.from_record(past.game)
+        label = lang.t(
+            "{number}. {game}: {result}",
+            number=n,
+            game=look_of(game.kind).title,
+            result=RESULTS_FOR[outcome_for(game, member_id)],
+        )
+        options.append({"label": label[:100], "value": str(game.id)})
+    menu = {
+        "type": 3,
+        "custom_id": HISTORY_MENU,
+        "placeholder": lang.t("Watch a game again")[:150],
+        "options": options,
+        "min_values": 1,
+        "max_values": 1,
+    }
+    return BoardView([{"type": 1, "components": [menu]}])
