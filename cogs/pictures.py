@@ -37,7 +37,7 @@ DRAW_SECONDS = 10.0
 # its process replaced
 STUCK_SECONDS = 5.0
 # the modules whose functions are drawn: imported at the start, not at the first picture
-DRAWING_MODULES = ("cogs.chart",)
+DRAWING_MODULES = ("cogs.chart", "cogs.game_picture")
 
 
 class TooSlow(Exception):

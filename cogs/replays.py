@@ -9,7 +9,6 @@ so they work after a restart, on a replay opened before it too.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 
@@ -21,6 +20,7 @@ from gameflow.replays import ReplayStep
 from i18n import N_, Language, Msg
 
 from .game_picture import FILE_NAME, draw_game
+from .pictures import Pictures
 from .places import place
 from .render.replay import (
     HISTORY_MENU,
@@ -38,6 +38,10 @@ OUTSIDE_SERVERS = N_(
     "out the member."
 )
 NO_SUCH_GAME = N_("That menu names no game I know. Open the history again.")
+NOT_DRAWN = N_(
+    "I couldn't draw this game's picture just now, so nothing was posted. Try Share again "
+    "in a minute."
+)
 
 
 def _table(interaction: discord.Interaction):
@@ -83,10 +87,13 @@ async def share_replay(table, interaction: discord.Interaction, game_id: int) ->
         shown = await table.service.replays.step(
             game_id, 0, place(interaction), interaction.channel_id
         )
-        return await _picture(interaction, shown, lang)
+        return await _picture(table.pictures, interaction, shown, lang) or b""
 
     png = await in_time(interaction, drawn())
-    if png is None:
+    if png is None:  # told why already
+        return
+    if not png:
+        await refuse(interaction, NOT_DRAWN)
         return
     await post(
         interaction,
@@ -96,8 +103,12 @@ async def share_replay(table, interaction: discord.Interaction, game_id: int) ->
     )
 
 
-async def _picture(interaction: discord.Interaction, shown: ReplayStep, lang: Language) -> bytes:
-    """The game's picture, drawn in a thread (a tenth of a second or so), off the loop."""
+async def _picture(
+    pictures: Pictures, interaction: discord.Interaction, shown: ReplayStep, lang: Language
+) -> bytes | None:
+    """The game's picture, drawn in the pictures' process (a tenth of a second or so);
+    ``None`` if it could not be drawn. Share was asked for: it waits for a process still
+    starting, where a stats picture would be left out."""
     game = shown.game
     names: dict[int | None, str] = {}
     for member_id in (game.player_id, game.opponent_id):
@@ -107,7 +118,8 @@ async def _picture(interaction: discord.Interaction, shown: ReplayStep, lang: La
     result = result_text(
         game, lang, lambda member_id: names.get(member_id) or lang.t("a former member")
     )
-    return await asyncio.to_thread(
+    await pictures.started()
+    return await pictures.draw(
         draw_game, game.kind, game.moves, x, o, result, shown.marked, lang.code
     )
 

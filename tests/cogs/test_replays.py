@@ -196,7 +196,7 @@ async def test_forget_me_takes_the_games_out_of_history_and_their_replays_say_go
     assert gone.ephemeral and "That game is gone" in gone.response.content
 
 
-async def test_share_posts_the_games_picture_for_the_channel(world):
+async def test_share_posts_the_games_picture_for_the_channel(world, pictures):
     w = world
     await play_line(w, w.alice, [1, 4, 7])
     board = w.channel.last_message
@@ -209,6 +209,16 @@ async def test_share_posts_the_games_picture_for_the_channel(world):
     assert picture.filename == "game.png" and picture.size < 1_000_000
     png = await picture.read()
     assert png.startswith(b"\x89PNG") and len(png) == picture.size
+
+
+async def test_share_without_the_pictures_process_posts_nothing_and_says_so(world):
+    w = world  # TTT_PICTURES=off here: no process draws
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    refused = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert w.channel.last_message.id == board.id
+    assert refused.ephemeral and "couldn't draw this game's picture" in refused.response.content
 
 
 async def test_share_of_a_forgotten_game_posts_nothing_and_says_why_privately(world):
