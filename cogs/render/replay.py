@@ -52,9 +52,8 @@ def _member(member_id: int | None, lang: Language) -> str:
 
 
 def _who(game: Game, mark: Mark, lang: Language) -> str:
-    """Who plays ``mark``: the bot ("me") or a member."""
-    member = game.member_playing(mark)
-    return lang.t("me") if member is None else _member(member, lang)
+    """The member who plays ``mark`` in a game between members."""
+    return _member(game.member_playing(mark), lang)
 
 
 def describe_learned(learned: Learned, game: Game, lang: Language) -> str:
@@ -125,16 +124,28 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
     game, look = shown.game, look_of(shown.game.kind)
     board = shown.board
     drawn = look.rows(board.code, shown.played)
-    sides = (
-        f"{look.mark(Mark.X)} {_who(game, Mark.X, lang)} vs "
-        f"{look.mark(Mark.O)} {_who(game, Mark.O, lang)}"
-    )
-    if game.vs_bot and game.level != "learning":
-        sides += " · " + lang.t("{level} level", level=LEVEL_NAMES[game.level])
+    if game.vs_bot:
+        sides = lang.t(
+            "{you} {player} vs me {me}",
+            you=look.mark(game.player_mark),
+            player=_member(game.player_id, lang),
+            me=look.mark(game.bot_mark),
+        )
+        if game.level != "learning":
+            sides += " · " + lang.t("{level} level", level=LEVEL_NAMES[game.level])
+    else:
+        sides = (
+            f"{look.mark(Mark.X)} {_who(game, Mark.X, lang)} vs "
+            f"{look.mark(Mark.O)} {_who(game, Mark.O, lang)}"
+        )
     where = (
         lang.t("**Move {move} of {total}**", move=shown.step, total=shown.total)
         if shown.step
-        else lang.t("**The start**, before {count} moves", count=shown.total)
+        else lang.tn(
+            "**The start**, before {count} move",
+            "**The start**, before {count} moves",
+            shown.total,
+        )
     )
     lines = [
         drawn,

@@ -32,10 +32,10 @@ def winning_squares(message, height: int = 4) -> int:
 
 def columns_of(message) -> dict[int, dict]:
     """Column number -> {'disabled', 'custom_id'}: a button per column, in one row (two on
-    the classic board), and on a finished board a row with Rematch."""
+    the classic board), and on a finished board a row with Rematch and Replay."""
     rows = list(message.components)
     if rows[-1].children[0].label == "Rematch":
-        assert [b.label for b in rows.pop().children] == ["Rematch"]
+        assert [b.label for b in rows.pop().children] == ["Rematch", "Replay"]
     return {
         int(b.custom_id.rsplit(":", 1)[1]): {"disabled": b.disabled, "custom_id": b.custom_id}
         for row in rows

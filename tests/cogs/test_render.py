@@ -48,6 +48,16 @@ def discord_ui_board(g: Game, *, frozen: bool, wins: set[int]) -> list[dict]:
                 row=3,
             )
         )
+        if g.moves:  # and to watch it again
+            view.add_item(
+                discord.ui.Button(
+                    custom_id=f"ttt-replay:{g.id}:0:open",
+                    style=discord.ButtonStyle.secondary,
+                    label="Replay",
+                    emoji="🎞️",
+                    row=3,
+                )
+            )
     return view.to_components()
 
 
