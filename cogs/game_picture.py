@@ -46,14 +46,18 @@ RESULT_LINES = 3
 # the small boards narrower than the page: at its full width a 3×3 board would be huge
 BOARD_WIDTH = {"tictactoe": 480, "connect4": 520, "connect4-5x4": 600}
 
-_DEJAVU = Path(__import__("matplotlib").get_data_path()) / "fonts" / "ttf"
 FONTS = Path(__file__).with_name("fonts")
 
 
+@functools.cache
 def _font_files(bold: bool) -> tuple[Path, ...]:
-    """DejaVu first (Latin, Greek, Cyrillic), then any font the project ships."""
+    """DejaVu first (Latin, Greek, Cyrillic), then any font the project ships. matplotlib
+    is imported on the first picture only, as by the learning curve (it is big)."""
+    import matplotlib
+
+    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     own = sorted(p for p in FONTS.glob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc"))
-    return (_DEJAVU / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), *own)
+    return (dejavu / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), *own)
 
 
 @functools.cache
