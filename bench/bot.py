@@ -16,7 +16,11 @@ Three runs:
   games behind it, answers ``/ttt stats`` (the game flow's part, without the chart)
   every 100 ms: stats must not cost more as the history grows, nor slow everyone else;
 * **both games mixed**: the paced run with each game drawn at random among tic-tac-toe,
-  Connect Four 4x4 and 5x4 (the same servers play all three).
+  Connect Four 4x4 and 5x4 (the same servers play all three);
+* **replays and history** (``--only-replays`` for this alone): on a server with
+  ``--history`` finished games of every board (random games, a third of them with lessons
+  credited, some between members), a replay step and ``history`` each through the game
+  flow and drawn as Discord gets them, with the longest event-loop stall meanwhile.
 
 Every game that teaches the bot something also stores a point of the learning curve
 (lessons, ways to beat it as X and O): the cost of that point is printed too, from the
@@ -33,6 +37,8 @@ import sqlite3
 import statistics
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 from data import Store
@@ -134,6 +140,121 @@ def chart_costs(points: int = 500, repeats: int = 5) -> tuple[float, float]:
     return first, percentile(times, 0.5)
 
 
+REPLAY_KINDS = ("tictactoe", "connect4", "connect4-5x4", "connect4-7x6")
+MEMBERS, BUSY_MEMBER = 500, 1000  # the busy member plays a tenth of the server's games
+
+
+def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1) -> None:
+    """Give a server ``games`` finished random games of every board, with their moves, a
+    third of them credited with the lessons at their last two moves, a fifth between
+    members; straight through SQLite."""
+    import engine
+
+    rng = random.Random(seed)
+    rows, facts = [], []
+    for n in range(games):
+        kind = REPLAY_KINDS[n % len(REPLAY_KINDS)]
+        board = engine.Board(game=kind)
+        while not board.is_game_over():
+            board.push(rng.choice(board.legal_moves))
+        moves = board.moves
+        player = BUSY_MEMBER if n % 10 == 0 else BUSY_MEMBER + 1 + n % MEMBERS
+        opponent = BUSY_MEMBER + 1 + (n * 7) % MEMBERS if n % 5 == 1 else None
+        result = "player_won" if board.winner is engine.Mark.X else "draw"
+        rows.append((n + 1, guild_id, -1 - n, player, "O", "".join(map(str, moves)), result,
+                     float(n), float(n), float(n), opponent, kind))  # fmt: skip
+        if n % 3 == 0:
+            for ply in (len(moves) - 1, len(moves) - 2):
+                after = engine.Board.from_moves(moves[: ply + 1], game=kind).position
+                facts.append((guild_id, kind, engine.canonical(after, kind), "loss", n + 1))
+    with sqlite3.connect(path) as db:
+        db.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, player_id, bot_mark, moves, result,"
+            " started_at, updated_at, ended_at, opponent_id, game)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        db.executemany(
+            "INSERT OR IGNORE INTO facts (guild_id, game, position, outcome, learned_at,"
+            " game_id) VALUES (?, ?, ?, ?, 0, ?)",
+            facts,
+        )
+
+
+async def replay_costs(history: int, asks: int = 2000, seed: int = 1) -> dict:
+    """A replay step and ``history`` on a server with ``history`` games, through the game
+    flow and drawn (embed and components as Discord gets them): p50 and p99 in ms, and
+    the longest loop stall over all of them."""
+    from bench.loop import StallProbe
+    from bot import freeze_start_up_objects
+    from cogs.render.replay import history_embed, history_view, replay_embed, replay_view
+    from i18n import ENGLISH
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.sqlite3"
+        await (await Store.open(path)).close()  # the schema, then the games straight in
+        guild = 1
+        # in a process of its own: random games fill the engine's caches of positions, which
+        # this process must meet as a bot does after a restart, not full to the brim
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+            pool.submit(add_replayable_history, path, guild, history, seed).result()
+        store = await Store.open(path)
+        service = GameService(store, timeout_seconds=3600)
+        freeze_start_up_objects()  # as the bot does once started
+        rng = random.Random(seed)
+        steps, histories, busy = [], [], []
+        longest_held = 0.0
+        # once before measuring, as a bot that has drawn anything already has: the first
+        # words said in a process load the locale's number formats (about 40 ms, once)
+        replay_embed(await service.replays.step(1, 1, guild, None), ENGLISH).to_dict()
+        with StallProbe() as probe:
+            probe.take()
+            for n in range(asks):
+                game_id = rng.randrange(1, history + 1)
+                held = time.thread_time()  # the CPU this request takes on the loop's thread
+                started = time.perf_counter()
+                shown = await service.replays.step(game_id, rng.randrange(0, 43), guild, None)
+                replay_embed(shown, ENGLISH).to_dict()
+                replay_view(shown, ENGLISH).to_components()
+                steps.append(time.perf_counter() - started)
+                member = BUSY_MEMBER if n % 4 == 0 else BUSY_MEMBER + 1 + rng.randrange(MEMBERS)
+                kinds = REPLAY_KINDS[:1] if n % 2 else REPLAY_KINDS[1:]  # /ttt, /connect4
+                started = time.perf_counter()
+                pasts = await service.replays.history(guild, member, kinds)
+                history_embed(pasts, member, "bench", ENGLISH).to_dict()
+                history_view(pasts, member, ENGLISH).to_components()
+                (busy if member == BUSY_MEMBER else histories).append(time.perf_counter() - started)
+                longest_held = max(longest_held, time.thread_time() - held)
+                await asyncio.sleep(0)  # the probe's turn, as other requests would get
+            stall = probe.take()
+        await store.close()
+    return {
+        "step_p50": percentile(steps, 0.5),
+        "step_p99": percentile(steps, 0.99),
+        "history_p50": percentile(histories, 0.5),
+        "history_p99": percentile(histories, 0.99),
+        "busy_p50": percentile(busy, 0.5),
+        "busy_p99": percentile(busy, 0.99),
+        "stall": stall,
+        "held": longest_held * 1000,
+        "asks": asks,
+    }
+
+
+def print_replay_costs(history: int) -> None:
+    r = asyncio.run(replay_costs(history))
+    print(f"replays on a server with {history:,} finished games (every board), {r['asks']} "
+          f"of each, through the game flow and drawn:")  # fmt: skip
+    print(f"  replay step: p50 {r['step_p50']:.2f} ms, p99 {r['step_p99']:.2f} ms")
+    print(f"  history: p50 {r['history_p50']:.2f} ms, p99 {r['history_p99']:.2f} ms; of the "
+          f"member with {history // 10:,} games: p50 {r['busy_p50']:.2f} ms, "
+          f"p99 {r['busy_p99']:.2f} ms")  # fmt: skip
+    print(f"  longest event-loop stall: {r['stall']:.1f} ms; the most CPU one step and one "
+          f"history took together on the loop's thread: {r['held']:.1f} ms (a stall longer "
+          f"than that is the machine's other work)")  # fmt: skip
+    print("targets: replay step and history p99 <= 20 ms, no loop stall over 20 ms")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000
@@ -204,10 +325,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--history", type=int, default=100_000, help="the hot server's games")
     parser.add_argument("--only-mixed", action="store_true", help="only the run of both games")
+    parser.add_argument(
+        "--only-replays", action="store_true", help="only the replays and history figures"
+    )
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < args.servers or args.think < 0:
         parser.error("need at least 1 server, at least one game per server, and think >= 0")
 
+    if args.only_replays:
+        print_replay_costs(args.history)
+        return
     print(f"{args.servers} servers, {args.games} games, one SQLite file (WAL), one process;"
           f" synchronous={SYNCHRONOUS} unless named")  # fmt: skip
     print(f"{'run':30} {'moves':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'moves/s':>8}")
@@ -245,6 +372,7 @@ def main(argv: list[str] | None = None) -> None:
     first, again = chart_costs()
     print(f"drawing the curve's picture (500 points, in a thread): first {first:.0f} ms "
           f"(importing matplotlib), then {again:.0f} ms (median of 5)")  # fmt: skip
+    print_replay_costs(args.history)
 
 
 if __name__ == "__main__":

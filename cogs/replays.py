@@ -1,6 +1,7 @@
 """Replays and histories in Discord: the Replay button of every finished board, the
-replay's ⏮ ◀ ▶ ⏭, ``history`` and its menu. Only the asker sees any of it. Thin: parse,
-call the game flow (:mod:`gameflow.replays`), draw (:mod:`cogs.render.replay`).
+replay's ⏮ ◀ ▶ ⏭, ``history`` and its menu, which only the asker sees; and the replay's
+Share, which posts the game's picture for the channel. Thin: parse, call the game flow
+(:mod:`gameflow.replays`), draw (:mod:`cogs.render.replay`, :mod:`cogs.game_picture`).
 
 Each button and the menu carry what they need in their custom id (the game and the step),
 so they work after a restart, on a replay opened before it too.
@@ -8,13 +9,18 @@ so they work after a restart, on a replay opened before it too.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 
 import discord
 
+import engine
 from gameflow import GameService
-from i18n import N_, Msg
+from gameflow.replays import ReplayStep
+from i18n import N_, Language, Msg
 
+from .game_picture import FILE_NAME, draw_game
 from .places import place
 from .render.replay import (
     HISTORY_MENU,
@@ -23,8 +29,9 @@ from .render.replay import (
     history_view,
     replay_embed,
     replay_view,
+    result_text,
 )
-from .replies import answer, in_time, private, refuse, update
+from .replies import answer, in_time, post, private, public, refuse, update
 
 OUTSIDE_SERVERS = N_(
     "Outside a server you play your own bot, so the history shows your own games: leave "
@@ -33,8 +40,14 @@ OUTSIDE_SERVERS = N_(
 NO_SUCH_GAME = N_("That menu names no game I know. Open the history again.")
 
 
+def _table(interaction: discord.Interaction):
+    """The cog every game shares (:class:`cogs.table.Table`): the game flow, the posting
+    limit."""
+    return interaction.client.get_cog("TicTacToe")
+
+
 def _service(interaction: discord.Interaction) -> GameService:
-    return interaction.client.get_cog("TicTacToe").service
+    return _table(interaction).service
 
 
 async def show_replay(
@@ -56,6 +69,68 @@ async def show_replay(
         await answer(interaction, private=True, embed=embed, view=view)
     else:
         await update(interaction, embed=embed, view=view)
+
+
+async def share_replay(table, interaction: discord.Interaction, game_id: int) -> None:
+    """A replay's Share: the game's picture posted for the channel (within the member's
+    posting limit), in the server's language, with the players' display names. Anything
+    refused or failed is said privately, and nothing is posted."""
+    if not await table.may_post(interaction):
+        return
+    lang = public(interaction)
+
+    async def drawn() -> bytes:
+        shown = await table.service.replays.step(
+            game_id, 0, place(interaction), interaction.channel_id
+        )
+        return await _picture(interaction, shown, lang)
+
+    png = await in_time(interaction, drawn())
+    if png is None:
+        return
+    await post(
+        interaction,
+        content=lang.t("{member} shares this game.", member=interaction.user.mention),
+        file=discord.File(io.BytesIO(png), FILE_NAME),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+async def _picture(interaction: discord.Interaction, shown: ReplayStep, lang: Language) -> bytes:
+    """The game's picture, drawn in a thread (a tenth of a second or so), off the loop."""
+    game = shown.game
+    names: dict[int | None, str] = {}
+    for member_id in (game.player_id, game.opponent_id):
+        names[member_id] = await _display_name(interaction, member_id, lang)
+    x, o = (names[game.member_playing(mark)] for mark in (engine.Mark.X, engine.Mark.O))
+    # a member game's resigner who was forgotten since is named by no id
+    result = result_text(
+        game, lang, lambda member_id: names.get(member_id) or lang.t("a former member")
+    )
+    return await asyncio.to_thread(
+        draw_game, game.kind, game.moves, x, o, result, shown.marked, lang.code
+    )
+
+
+async def _display_name(
+    interaction: discord.Interaction, member_id: int | None, lang: Language
+) -> str:
+    """How a player is named on a picture: the bot's name, a member's display name (from
+    the cache, else asked of Discord), or one who asked to be forgotten."""
+    if member_id is None:
+        return interaction.client.user.display_name
+    if not member_id:
+        return lang.t("a former member")
+    guild = interaction.guild
+    member = guild.get_member(member_id) if guild is not None else None
+    if member is None and interaction.user.id == member_id:
+        member = interaction.user
+    if member is None:
+        try:
+            member = await interaction.client.fetch_user(member_id)
+        except discord.HTTPException:  # gone from Discord: the picture still says who won
+            return "?"
+    return member.display_name
 
 
 async def show_history(
@@ -101,6 +176,9 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_CL
         return cls(int(match["game"]), int(match["step"]), match["how"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.how == "share":
+            await share_replay(_table(interaction), interaction, self.game_id)
+            return
         await show_replay(_service(interaction), interaction, self.game_id, self.step, self.how)
 
 

@@ -90,6 +90,17 @@ async def refuse(interaction: discord.Interaction, message: Msg | str) -> None:
         await interaction.followup.send(text, ephemeral=True)
 
 
+async def post(interaction: discord.Interaction, **fields) -> None:
+    """A new message for the channel in answer to a click (the clicked message stays as
+    it is), whether or not the click was deferred meanwhile; counted toward the posting
+    limit (see :data:`ON_POST`)."""
+    if interaction.response.is_done():  # deferred as an update: a follow-up is a new message
+        await interaction.followup.send(**fields)
+    else:
+        await interaction.response.send_message(**fields)
+    _settle_post(interaction, posted=True)
+
+
 async def in_time(
     interaction: discord.Interaction, request: Awaitable[T], *, private: bool = False
 ) -> T | None:

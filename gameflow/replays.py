@@ -52,6 +52,7 @@ class ReplayStep:
     lesson: Learned | None
     others: tuple[Learned, ...]
     taught: tuple[int, ...]
+    marked: int | None = None  # the move (0-based) a shared picture rings, if any taught
 
     @property
     def total(self) -> int:
@@ -143,4 +144,31 @@ def replay_step(finished: FinishedGame, step: int) -> ReplayStep:
     step = max(0, min(step, len(game.moves)))
     lessons = lessons_by_step(game.kind, game.moves, finished.facts)
     lesson, others = lessons.get(step, (None, ()))
-    return ReplayStep(game, finished.ended_at, step, lesson, others, tuple(sorted(lessons)))
+    return ReplayStep(
+        game,
+        finished.ended_at,
+        step,
+        lesson,
+        others,
+        tuple(sorted(lessons)),
+        marked_move(game, lessons),
+    )
+
+
+def marked_move(
+    game: Game, lessons: dict[int, tuple[Learned | None, tuple[Learned, ...]]]
+) -> int | None:
+    """The one move a game's picture marks (0-based): the bot's own losing move, what it
+    learned most from; else the first move played that taught it something; else the
+    first position whose other moves did."""
+    steps = sorted(lessons)
+    played = [step for step in steps if lessons[step][0] is not None]
+    own = [
+        step
+        for step in played
+        if game.vs_bot
+        and lessons[step][0].mover is game.bot_mark
+        and lessons[step][0].outcome is LOSS
+    ]
+    chosen = (own or played or steps or [None])[0]
+    return None if chosen is None else chosen - 1

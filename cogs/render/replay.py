@@ -4,12 +4,14 @@ history, with a menu that opens a replay.
 
 Every button names its game and the step it shows, so a replay keeps working after a
 restart: ``ttt-replay:<game>:<step>:<how>``, ``how`` being ``open`` (the board's Replay:
-a new private message) or the button that edits the replay in place.
+a new private message), ``share`` (the game's picture, posted for the channel) or the
+button that edits the replay in place.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import discord
 
@@ -19,12 +21,12 @@ from gameflow import Game
 from gameflow.replays import Learned, ReplayStep
 from i18n import ENGLISH, N_, Language
 
-from ..boards import VERDICTS, look_of
+from ..boards import look_of
 from .common import COLOURS, NEUTRAL, mention
 from .play import LEVEL_NAMES, BoardView
 
 REPLAY_CLICK = re.compile(
-    r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last)"
+    r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last|share)"
 )
 HISTORY_MENU = "ttt-history"
 
@@ -70,20 +72,28 @@ def describe_learned(learned: Learned, game: Game, lang: Language) -> str:
     )
 
 
-def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> str:
+def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> list[str]:
     """The other moves of the same position the bot learned about (the classic board's
-    post-mortem values each column)."""
+    post-mortem values each column): those that win, then those that lose."""
     look = look_of(game.kind)
+    wins = [lang.say(look.short(o.move)) for o in others if o.outcome is WIN]
+    losses = [lang.say(look.short(o.move)) for o in others if o.outcome is LOSS]
     told = []
-    for outcome, words in ((WIN, lang.t("winning")), (LOSS, lang.t("losing"))):
-        moves = [lang.say(look.short(o.move)) for o in others if o.outcome is outcome]
-        if moves:
-            told.append(f"{VERDICTS[outcome]} {words}: {', '.join(moves)}")
-    return lang.t("The other moves I learned about here: {moves}.", moves="; ".join(told))
+    if wins:
+        told.append(
+            lang.t("🟩 Other moves here that I now know win: {moves}.", moves=", ".join(wins))
+        )
+    if losses:
+        told.append(
+            lang.t("🟥 Other moves here that I now know lose: {moves}.", moves=", ".join(losses))
+        )
+    return told
 
 
-def result_text(game: Game, lang: Language) -> str:
-    """How the game ended, as a watcher says it."""
+def result_text(game: Game, lang: Language, name: Callable[[int | None], str] | None = None) -> str:
+    """How the game ended, as a watcher says it; ``name``: how a member is named (a
+    mention by default; a shared picture writes display names)."""
+    name = name or (lambda member_id: _member(member_id, lang))
     if game.result == "bot_won":
         return lang.t("I won.")
     if game.result == "draw":
@@ -91,10 +101,11 @@ def result_text(game: Game, lang: Language) -> str:
     if game.result == "abandoned":
         return lang.t("Abandoned before its end.")
     if game.result == "resigned":
-        resigner = game.player_id if game.vs_bot else game.ended_by
-        return lang.t("{player} resigned.", player=_member(resigner, lang))
+        return lang.t(
+            "{player} resigned.", player=name(game.player_id if game.vs_bot else game.ended_by)
+        )
     winner = game.player_id if game.result == "player_won" else game.opponent_id
-    return lang.t("{player} won.", player=_member(winner, lang))
+    return lang.t("{player} won.", player=name(winner))
 
 
 def step_text(shown: ReplayStep, lang: Language) -> str:
@@ -138,20 +149,22 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
             f"{look.mark(Mark.X)} {_who(game, Mark.X, lang)} vs "
             f"{look.mark(Mark.O)} {_who(game, Mark.O, lang)}"
         )
+    what = step_text(shown, lang)
     where = (
-        lang.t("**Move {move} of {total}**", move=shown.step, total=shown.total)
+        lang.t("**Move {move} of {total}**: {what}", move=shown.step, total=shown.total, what=what)
         if shown.step
         else lang.tn(
-            "**The start**, before {count} move",
-            "**The start**, before {count} moves",
+            "**The start**, before {count} move: {what}",
+            "**The start**, before {count} moves: {what}",
             shown.total,
+            what=what,
         )
     )
     lines = [
         drawn,
         "",
         f"{sides} · <t:{int(shown.ended_at)}:d>",
-        f"{where}: {step_text(shown, lang)}",
+        where,
     ]
     if shown.step == shown.total:
         lines.append(result_text(game, lang))
@@ -163,8 +176,7 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
     learned = []
     if shown.lesson is not None:
         learned.append(describe_learned(shown.lesson, game, lang))
-    if shown.others:
-        learned.append(others_text(shown.others, game, lang))
+    learned += others_text(shown.others, game, lang)
     if learned:
         embed.add_field(
             name=lang.t("📘 What I learned here"), value="\n".join(learned), inline=False
@@ -182,7 +194,8 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
 
 
 def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
-    """⏮ ◀ ▶ ⏭, each naming the step it shows; those going nowhere are disabled."""
+    """⏮ ◀ ▶ ⏭, each naming the step it shows (those going nowhere are disabled), and
+    Share, which posts the game's picture for the channel."""
     prefix = f"ttt-replay:{shown.game.id}:"
     last = shown.total
     buttons = []
@@ -202,7 +215,14 @@ def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
                 "disabled": step == shown.step,
             }
         )
-    return BoardView([{"type": 1, "components": buttons}])
+    share = {
+        "type": 2,
+        "style": discord.ButtonStyle.primary.value,
+        "label": lang.t("Share"),
+        "emoji": {"id": None, "name": "📤"},
+        "custom_id": f"{prefix}{shown.step}:share",
+    }
+    return BoardView([{"type": 1, "components": [*buttons, share]}])
 
 
 RESULTS_FOR = {  # a history line's result, for the member whose history it is

@@ -174,6 +174,9 @@ TOO_BIG = 2**63  # one past the largest id a row can have (SQLite INTEGER, Postg
         (f"ttt:{TOO_BIG}:1:9", "That game is over"),
         (f"ttt:1:{TOO_BIG}:9", "out of date"),
         (f"ttt-forget:yes:{TOO_BIG}:{TOO_BIG}:{TOO_BIG}", "Only the person who asked"),
+        (f"ttt-replay:{TOO_BIG}:0:open", "That game is gone"),
+        (f"ttt-replay:{TOO_BIG}:{TOO_BIG}:next", "That game is gone"),
+        (f"ttt-replay:{TOO_BIG}:0:share", "That game is gone"),
     ],
 )
 async def test_an_id_no_row_can_have_is_refused_plainly(world, caplog, custom_id, phrase):

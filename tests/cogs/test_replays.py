@@ -1,6 +1,8 @@
 """Replays and histories through Discord: the Replay button of a finished board, stepping
 through a game privately, ``history`` and its menu, after a restart and after forget-me."""
 
+from simcord import actors as simcord_actors
+
 from data import Store
 from gameflow.replays import lessons_by_step
 from tests.cogs.conftest import board_of
@@ -10,23 +12,22 @@ from tests.cogs.test_games import play_line
 LAST = "⏭️"
 
 
-def custom_id(message, emoji: str) -> str:
-    """The custom id of a replay's button (⏮ ◀ ▶ ⏭), or of the board's Replay (🎞️)."""
+def button(message, emoji: str):
+    """A replay's button (⏮ ◀ ▶ ⏭ 📤), or the board's Replay (🎞️), by its emoji."""
     return next(
-        b.custom_id
+        b
         for row in message.components
         for b in row.children
         if b.emoji is not None and b.emoji.name == emoji
     )
+
+
+def custom_id(message, emoji: str) -> str:
+    return button(message, emoji).custom_id
 
 
 def disabled(message, emoji: str) -> bool:
-    return next(
-        b.disabled
-        for row in message.components
-        for b in row.children
-        if b.emoji is not None and b.emoji.name == emoji
-    )
+    return button(message, emoji).disabled
 
 
 def learned(message) -> str | None:
@@ -174,6 +175,13 @@ async def test_history_lists_the_games_and_its_menu_opens_a_replay(world):
     )
     none = await w.bob.slash(w.channel, "connect4 history", member=w.alice, board="4x4")
     assert "No finished games of" in none.response.embeds[0].description
+    every = await w.alice.slash(w.channel, "connect4 history")
+    assert every.response.embeds[0].title == "📜 History: Connect Four, every board"
+    # a modified client's choice, which no menu offered
+    stored_menu = w.env.backend.get_message(menu.channel.id, menu.id)
+    data = {"custom_id": "ttt-history", "component_type": 3, "values": ["not-a-game"]}
+    forged = await simcord_actors._component_interaction(w.bob, stored_menu, data)
+    assert forged.ephemeral and "That menu names no game" in forged.response.content
 
 
 async def test_forget_me_takes_the_games_out_of_history_and_their_replays_say_gone(world):
@@ -185,4 +193,60 @@ async def test_forget_me_takes_the_games_out_of_history_and_their_replays_say_go
     history = await w.alice.slash(w.channel, "ttt history")
     assert "No finished games of" in history.response.embeds[0].description
     gone = await w.bob.click(board, custom_id=custom_id(board, "🎞️"))
+    assert gone.ephemeral and "That game is gone" in gone.response.content
+
+
+async def test_share_posts_the_games_picture_for_the_channel(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    shared = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert not shared.ephemeral  # the one public part of a replay
+    post = w.channel.last_message
+    assert post.id != board.id and post.content == f"<@{w.bob.id}> shares this game."
+    (picture,) = post.attachments
+    assert picture.filename == "game.png" and picture.size < 1_000_000
+    png = await picture.read()
+    assert png.startswith(b"\x89PNG") and len(png) == picture.size
+
+
+async def test_share_of_a_forgotten_game_posts_nothing_and_says_why_privately(world):
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.alice, board)
+    question = await w.alice.slash(w.channel, "ttt forget-me")
+    await w.alice.click(question.response.message, label="Delete my games")
+    before = w.channel.last_message.id
+    refused = await w.alice.click(replay, custom_id=custom_id(replay, "📤"))
+    assert w.channel.last_message.id == before
+    assert refused.ephemeral and "That game is gone" in refused.response.content
+
+
+async def test_in_a_dm_history_is_the_players_own_games_with_their_own_bot(world):
+    alice = world.alice.user
+    await alice.slash("ttt play")
+    for cell in (1, 4, 7):
+        result = await alice.slash("ttt move", cell=cell)
+    history = await alice.slash("ttt history")
+    assert history.ephemeral and "Tic-tac-toe vs me" in history.response.embeds[0].description
+    replay = await open_replay(alice, result.response.message)
+    assert "**The start**" in replay.embeds[0].description
+    refused = await alice.slash("ttt history", member=world.bob)
+    assert refused.ephemeral and "Outside a server" in refused.response.content
+
+
+async def test_a_servers_deletion_empties_history_and_a_game_between_members_is_gone(world):
+    w = world
+    board = await accept(w, w.bob, await challenge(w, w.alice, w.bob, first="me"))
+    for n, cell in enumerate([1, 4, 2, 5, 3]):
+        await (w.alice if n % 2 == 0 else w.bob).slash(w.channel, "ttt move", cell=cell)
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    question = await w.admin.slash(w.channel, "ttt-admin delete-server-data")
+    await w.admin.click(question.response.message, label="Delete everything")
+    history = await w.bob.slash(w.channel, "ttt history")
+    assert "No finished games of" in history.response.embeds[0].description
+    gone = await w.bob.click(replay, custom_id=custom_id(replay, "▶️"))  # an open replay too
     assert gone.ephemeral and "That game is gone" in gone.response.content
