@@ -33,7 +33,7 @@ from dotenv import load_dotenv
 
 import engine
 from bot import HOME, ConfigError, Settings, fail
-from cogs.render.replay import describe_learned, others_text, outcome_for
+from cogs.render.replay import describe_learned, others_text, outcome_for, result_text
 from data import PastGame, SchemaTooNewError, Store, StoreOpenError
 from engine import Mark
 from gameflow import BrainFigures, Game, GameError, GameService, Turn
@@ -337,18 +337,11 @@ async def history(service: GameService, server: int, games: list[str]) -> int:
 
 
 def ended_text(game: Game) -> str:
-    """How a replayed game ended, told after its last move."""
-    if game.result == "draw":
-        return "A draw."
-    if game.result == "abandoned":
-        return "Abandoned before its end."
-    if game.vs_bot:
-        return {"player_won": "You won.", "bot_won": "I won.", "resigned": "You resigned."}[
-            game.result
-        ]
-    if game.result == "resigned":
-        return f"{member_name(game.ended_by).capitalize()} resigned."
-    return f"{member_name(game.winner_id).capitalize()} won."
+    """How a replayed game ended, told after its last move (as a replay in Discord tells
+    it, with "you" or a member for a mention)."""
+    return result_text(
+        game, ENGLISH, lambda member: "You" if game.vs_bot else member_name(member).capitalize()
+    )
 
 
 def step_text(shown: ReplayStep) -> str:
@@ -369,7 +362,7 @@ def show_step(shown: ReplayStep) -> None:
     if shown.lesson is not None:
         told.append(describe_learned(shown.lesson, shown.game, ENGLISH))
     if shown.others:
-        told.append(others_text(shown.others, shown.game, ENGLISH))
+        told.extend(others_text(shown.others, shown.game, ENGLISH))
     if shown.step == shown.total:
         told.append(ended_text(shown.game))
     for text in told:

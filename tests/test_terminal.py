@@ -309,3 +309,39 @@ def test_a_replay_that_cannot_be_is_one_line(tmp_path):
     code, out, _ = terminal(tmp_path, "replay", "2")
     assert code == 0 and "Game 2, Connect Four 4×4: you (X) vs me (O), 0 moves" in out
     assert out.rstrip().endswith("Abandoned before its end.")
+
+
+def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
+    """On 7x6 a post-mortem values every column of a position the bot faced: the replay
+    tells them beside the move played."""
+    import asyncio
+
+    from data import Store
+
+    rules = engine.get_game("connect4-7x6")
+    moves = [0, 1, 0, 1, 0, 1, 0]  # X's four in column 1; the bot (O) played column 2
+
+    def after(*played):
+        return rules.spell(rules.replay(played)[-1])
+
+    async def seed():
+        store = await Store.open(tmp_path / "ttt.sqlite3")
+        try:
+            game = await store.start_game(0, -1, 0, "O", [], now=1.0, game="connect4-7x6")
+            facts = [(after(0, 1, 0, 1, 0, 1), "loss"), (after(0, 1, 0, 1, 0, 0), "win")]
+            await store.finish_game(
+                game.id, 0, [], moves, "player_won", facts, now=2.0, game="connect4-7x6"
+            )
+            return game.id
+        finally:
+            await store.close()
+
+    game_id = str(asyncio.run(seed()))
+    code, out, err = terminal(tmp_path, "replay", game_id, given="\n" * 8)
+    assert code == 0 and not err and fits(out)
+    assert "Move 6 of 7: I dropped in column 2.\nHere I played column 2." in out
+    assert "🟩 Other moves here that I now know win: column 1." in out
+    assert out.rstrip().endswith("You won.")
+    code, out, _ = terminal(tmp_path, "--game", "connect4-7x6", "history")
+    assert code == 0 and f"{game_id}  " in out and "Connect Four 7×6  you won" in out
+    assert out.splitlines()[2].endswith("  2")  # two lessons taught
