@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import io
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -46,14 +47,18 @@ RESULT_LINES = 3
 # the small boards narrower than the page: at its full width a 3×3 board would be huge
 BOARD_WIDTH = {"tictactoe": 480, "connect4": 520, "connect4-5x4": 600}
 
-_DEJAVU = Path(__import__("matplotlib").get_data_path()) / "fonts" / "ttf"
 FONTS = Path(__file__).with_name("fonts")
 
 
+@functools.cache
 def _font_files(bold: bool) -> tuple[Path, ...]:
-    """DejaVu first (Latin, Greek, Cyrillic), then any font the project ships."""
+    """DejaVu first (Latin, Greek, Cyrillic), then any font the project ships. matplotlib
+    is imported on the first picture only, as by the learning curve (it is big)."""
+    import matplotlib
+
+    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     own = sorted(p for p in FONTS.glob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc"))
-    return (_DEJAVU / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), *own)
+    return (dejavu / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), *own)
 
 
 @functools.cache
@@ -174,12 +179,17 @@ def words(
 ) -> Words:
     """The picture's words (see :func:`draw_game`): in the language of ``language_code``,
     or in English if no font of the picture can write it; every character no font has
-    left out, and a name with none left is its mark's letter."""
+    left out, a name with none left is its mark's letter, and a result missing letters
+    is left out whole."""
     lang: Language = language(language_code)
     if not drawable(lang.say(LEGEND.with_args(number=1)) + lang.say(TITLES[game])):
         lang = ENGLISH
     text = WIDTH - 2 * MARGIN
-    result = _clean(lang.say(result))
+    result = lang.say(result)
+    # a sentence missing letters would say something else (a Japanese one without its
+    # font: only the Latin name in it): left out whole; a missing emoji is only left out
+    legible = all(drawable(char) for char in result if unicodedata.category(char)[0] in "LN")
+    result = _clean(result) if legible else ""
     return Words(
         lang.say(TITLES[game]),
         tuple(

@@ -9,6 +9,9 @@ python -m terminal train random 100000   train: random, self or teacher, 1 to 1,
 python -m terminal stats                 the record, the lessons, the ways to beat it
 python -m terminal export memory.json    the memory as a ttt-memory file
 python -m terminal import memory.json    load one (--replace to take it instead; --yes)
+python -m terminal history               your last finished games, every board unless
+                                         --game names one
+python -m terminal replay 12             game 12 again, move by move (Enter, q to quit)
 
 Everything goes through the same game flow and database as the bot (``.env`` and
 ``DATABASE_PATH`` as for ``python bot.py``). ``--server ID`` works on a Discord server's
@@ -22,6 +25,7 @@ import asyncio
 import json
 import signal
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -29,9 +33,13 @@ from dotenv import load_dotenv
 
 import engine
 from bot import HOME, ConfigError, Settings, fail
-from data import SchemaTooNewError, Store, StoreOpenError
-from gameflow import BrainFigures, GameError, GameService, Turn
+from cogs.render.replay import describe_learned, others_text, outcome_for, result_text
+from data import PastGame, SchemaTooNewError, Store, StoreOpenError
+from engine import Mark
+from gameflow import BrainFigures, Game, GameError, GameService, Turn
+from gameflow.replays import ReplayStep, replay_step
 from gameflow.training import MAX_GAMES, OPPONENTS, TrainingProgress
+from i18n import ENGLISH
 
 PLAYER = 0  # the person at the terminal
 TICTACTOE = "tictactoe"
@@ -47,10 +55,9 @@ def channel_of(server: int) -> int:
     return -1 - server
 
 
-def board_text(turn: Turn) -> str:
+def board_text(board: engine.Board) -> str:
     """Tic-tac-toe as seed 001 draws it: marks on taken cells, numbers on free ones.
     Connect Four: rows from the top, ``.`` for a hole, the column numbers under them."""
-    board = turn.game.board
     rules = board.game
     if rules.move_word == "cell":
         cells = [board.cell(i).name if board.cell(i) else str(i + 1) for i in range(9)]
@@ -68,17 +75,16 @@ def show(turn: Turn) -> None:
     if turn.bot_cell is not None:
         verb = "play" if turn.game.rules.move_word == "cell" else "drop in"
         print(f"I {verb} {move_text(turn.game.rules, turn.bot_cell)}.")
-    print(board_text(turn))
+    print(board_text(turn.game.board))
 
 
-def ending(turn: Turn) -> str:
-    return {
-        "player_won": "You win! I'll learn from this.",
-        "bot_won": "I win.",
-        "draw": "It's a draw.",
-        "resigned": "You resigned.",
-        "abandoned": "Game abandoned.",
-    }[turn.game.result]
+ENDINGS = {
+    "player_won": "You win! I'll learn from this.",
+    "bot_won": "I win.",
+    "draw": "It's a draw.",
+    "resigned": "You resigned.",
+    "abandoned": "Game abandoned.",
+}
 
 
 async def play(service: GameService, server: int, first: str, game: str) -> int:
@@ -113,7 +119,7 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
             print(error)
             continue
         show(turn)
-    print(ending(turn))
+    print(ENDINGS[turn.game.result])
     for lesson in turn.lessons:
         whose = "my" if lesson.player is turn.game.bot_mark else "your"
         where = ("to " if rules.move_word == "cell" else "in ") + move_text(rules, lesson.cell)
@@ -259,6 +265,147 @@ async def import_(
     return 0
 
 
+WIDTH = 80  # the columns of a terminal: no line is longer
+
+
+def when(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def member_name(member_id: int | None) -> str:
+    """A member of a Discord server's game; 0 or ``None``: one who asked to be forgotten."""
+    return f"member {member_id}" if member_id else "a former member"
+
+
+def who(game: Game, mark: Mark) -> str:
+    """Who played ``mark``: "I" (the bot), "you" (against the bot), or a member."""
+    member = game.member_playing(mark)
+    if member is None:
+        return "I"
+    return "you" if game.vs_bot else member_name(member)
+
+
+def object_of(subject: str) -> str:
+    """A subject as an object: "me" for "I"."""
+    return "me" if subject == "I" else subject
+
+
+# how a game ended for the person at the terminal (cogs.render.replay.outcome_for)
+OUTCOMES = {
+    "won": "you won",
+    "lost": "you lost",
+    "draw": "a draw",
+    "resigned": "you resigned",
+    "abandoned": "abandoned",
+}
+
+
+HISTORY_COLUMNS = ("Ended", "Game", "How it ended", "Lessons")
+HISTORY_WIDTHS = (16, 16, 21)  # the widest: "Connect Four 7×6", "you resigned (medium)"
+
+
+def history_line(id_width: int, number: str, *cells: str) -> str:
+    """A row of the history: a game's number, then its columns, in the widths above."""
+    padded = [f"{cell:<{width}}" for cell, width in zip(cells, HISTORY_WIDTHS, strict=False)]
+    return "  ".join([f"{number:>{id_width}}", *padded, *cells[len(HISTORY_WIDTHS) :]])
+
+
+def past_game_cells(past: PastGame) -> tuple[str, str, str, str]:
+    """One finished game: when it ended, which game, how it ended for you (and at which
+    level, if easier), and how many of the lessons it taught are still known."""
+    game = Game.from_record(past.game)
+    result = OUTCOMES[outcome_for(game, PLAYER)]
+    if not game.vs_bot:
+        result += " vs a member"
+    elif game.level != "learning":
+        result += f" ({game.level})"
+    return when(past.ended_at), game.rules.title, result, f"{past.lessons:,}"
+
+
+async def history(service: GameService, server: int, games: list[str]) -> int:
+    pasts = await service.replays.history(server, PLAYER, games)
+    if not pasts:
+        print("No finished games here yet: play one with python -m terminal play.")
+        return 0
+    print(f"{plural(len(pasts), 'finished game')} of yours here, newest first:")
+    id_width = max(2, *(len(str(past.game.id)) for past in pasts))  # "ID" at least
+    print(history_line(id_width, "ID", *HISTORY_COLUMNS))
+    for past in pasts:
+        print(history_line(id_width, str(past.game.id), *past_game_cells(past)))
+    print("Watch one again: python -m terminal replay ID.")
+    return 0
+
+
+def ended_text(game: Game) -> str:
+    """How a replayed game ended, told after its last move (as a replay in Discord tells
+    it, with "you" or a member for a mention)."""
+    return result_text(
+        game, ENGLISH, lambda member: "You" if game.vs_bot else member_name(member).capitalize()
+    )
+
+
+def step_text(shown: ReplayStep) -> str:
+    """Where a replay is, and who played what to get there."""
+    game, mark = shown.game, shown.mover
+    if shown.played is None:
+        return f"The start: {mark.name} moves first ({object_of(who(game, mark))})."
+    verb = "played" if game.rules.move_word == "cell" else "dropped in"
+    where = move_text(game.rules, shown.played)
+    return f"Move {shown.step} of {shown.total}: {who(game, mark)} {verb} {where}."
+
+
+def show_step(shown: ReplayStep) -> None:
+    """One position of a replay: the board, the move, what the bot learned there."""
+    print()
+    print(board_text(shown.board))
+    told = [step_text(shown)]
+    if shown.lesson is not None:
+        told.append(describe_learned(shown.lesson, shown.game, ENGLISH))
+    if shown.others:
+        told.extend(others_text(shown.others, shown.game, ENGLISH))
+    if shown.step == shown.total:
+        told.append(ended_text(shown.game))
+    for text in told:
+        print(textwrap.fill(text, WIDTH))
+
+
+async def replay(service: GameService, server: int, game_id: int) -> int:
+    finished = await service.store.finished_game(game_id)
+    if finished is None or finished.game.guild_id != server:
+        raise GameError(
+            f"There is no finished game {game_id} here: python -m terminal history lists "
+            "them (add --server ID for a server's)."
+        )
+    game = replay_step(finished, 0).game
+    x, o = object_of(who(game, Mark.X)), object_of(who(game, Mark.O))
+    told = (
+        f"Game {game_id}, {game.rules.title}: {x} (X) vs {o} (O), "
+        f"{plural(len(game.moves), 'move')}, ended {when(finished.ended_at)}."
+    )
+    print(textwrap.fill(told, WIDTH))
+    for step in range(len(game.moves) + 1):
+        shown = replay_step(finished, step)
+        show_step(shown)
+        if step == shown.total:
+            break
+        try:
+            typed = input("Enter: the next move, q: quit. ")
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave, as q does
+            print()
+            return 0
+        if typed.strip().lower() in ("q", "quit"):
+            return 0
+    return 0
+
+
+def game_number(text: str) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(
+            f"replay takes a game's ID, as history shows it, not {text!r}"
+        )
+    return int(text)
+
+
 def server_id(text: str) -> int:
     if not text.isdigit():  # a Discord ID is a whole number, never negative
         raise argparse.ArgumentTypeError(f"--server takes a server's ID (digits), not {text!r}")
@@ -276,6 +423,8 @@ COMMANDS = {
     "stats": "the record, the lessons, the ways to beat the bot",
     "export": "write the memory to a file",
     "import": "load a memory file, proof-checked",
+    "history": "your last finished games here",
+    "replay": "a finished game again, move by move",
 }
 
 
@@ -291,9 +440,9 @@ def where(parser: argparse.ArgumentParser, *, top: bool) -> None:
     parser.add_argument(
         "--game",
         choices=list(engine.GAMES),
-        default=TICTACTOE if top else argparse.SUPPRESS,
-        help="which game and memory (default: tictactoe; connect4 is 4x4, connect4-7x6 the "
-        "classic board)",
+        default=None if top else argparse.SUPPRESS,  # None: tictactoe, or history's every game
+        help="which game and memory (default: tictactoe, and every game for history; "
+        "connect4 is 4x4, connect4-7x6 the classic board)",
     )
 
 
@@ -317,6 +466,7 @@ def parser() -> argparse.ArgumentParser:
     import__.add_argument("file", type=Path)
     import__.add_argument("--replace", action="store_true", help="take it instead of merging")
     import__.add_argument("--yes", action="store_true", help="do not ask")
+    commands.choices["replay"].add_argument("id", type=game_number, help="as history shows it")
     return top
 
 
@@ -327,7 +477,11 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     )
     try:
         await service.load()  # resumes a post-mortem an earlier session left unfinished
-        game = args.game
+        game = args.game or TICTACTOE
+        if args.command == "history":
+            return await history(service, args.server, [game] if args.game else list(engine.GAMES))
+        if args.command == "replay":
+            return await replay(service, args.server, args.id)
         if args.command == "play":
             return await play(service, args.server, args.first, game)
         if args.command == "train":

@@ -208,3 +208,140 @@ def test_the_readmes_first_lesson_is_what_happens(tmp_path):
         assert "I play 2.\n" in out and f"I play {second_reply}.\n" in out and "You win!" in out
     _code, out, _ = terminal(tmp_path, "play", given="1\n4\n7\nq\n")
     assert "I play 7.\n" in out and "Cell 7 is taken" in out and "You win!" not in out
+
+
+def fits(out: str) -> bool:
+    """Every line fits a terminal of 80 columns."""
+    return all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_history_lists_your_games_newest_first_and_replay_steps_through_one(tmp_path):
+    """Issue 27, item 5."""
+    terminal(tmp_path, "play", given="1\n4\n7\n")
+    terminal(tmp_path, "--game", "connect4", "play", given="2\n2\n2\n2\n2\n2\n")
+    code, out, err = terminal(tmp_path, "history")
+    assert code == 0 and not err and fits(out)
+    rows = out.splitlines()
+    assert rows[0] == "2 finished games of yours here, newest first:"
+    assert rows[1].split() == ["ID", "Ended", "Game", "How", "it", "ended", "Lessons"]
+    # newest first: the Connect Four game, then tic-tac-toe; each taught the bot 2 lessons
+    assert rows[2].startswith(" 2  ") and "Connect Four 4×4  you won" in rows[2]
+    assert rows[3].startswith(" 1  ") and "Tic-tac-toe       you won" in rows[3]
+    assert rows[2].endswith("  2") and rows[3].endswith("  2")
+    assert rows[4] == "Watch one again: python -m terminal replay ID."
+    code, out, _ = terminal(tmp_path, "--game", "tictactoe", "history")
+    assert code == 0 and "1 finished game of yours" in out and "Connect Four" not in out
+
+    code, out, err = terminal(tmp_path, "replay", "1", given="\n" * 10)
+    assert code == 0 and not err and fits(out)
+    assert out.startswith("Game 1, Tic-tac-toe: you (X) vs me (O), 5 moves, ended ")
+    boards = ["1 2 3\n4 5 6\n7 8 9", "X 2 3\n4 5 6\n7 8 9", "X O 3\n4 5 6\n7 8 9"]
+    boards += ["X O 3\nX 5 6\n7 8 9", "X O O\nX 5 6\n7 8 9", "X O O\nX 5 6\nX 8 9"]
+    told = [
+        "The start: X moves first (you).",
+        "Move 1 of 5: you played 1.",
+        "Move 2 of 5: I played 2.",
+        "Move 3 of 5: you played 4.",
+        # the lesson at the move that taught it: the bot's 3 let 7 win
+        "Move 4 of 5: I played 3.\nHere I played the top-right corner (3). You then had a "
+        "winning reply, so I\nlearned that it loses here.",
+        "Move 5 of 5: you played 7.\nHere you played the bottom-left corner (7), and it wins",
+    ]
+    at = 0
+    for board, text in zip(boards, told, strict=True):
+        at = out.index(f"\n{board}\n{text}", at) + 1  # in order
+    assert out.rstrip().endswith("You won.")
+    assert out.count("Enter: the next move, q: quit.") == 5  # not after the last move
+    assert out.count("Here ") == 2  # only the moves that taught something
+
+    code, out, _ = terminal(tmp_path, "replay", "2", given="\n\n\n\n\nq\n")
+    assert code == 0 and "Move 5 of 7: you dropped in column 2." in out
+    assert "Move 6 of 7" not in out and "You won." not in out
+    assert "Move 1 of 7: you dropped in column 2.\n" in out
+    assert "Move 2 of 7: I dropped in column 1.\n" in out
+    code, out, _ = terminal(tmp_path, "replay", "2")  # end of input: leaves, as q does
+    assert code == 0 and "The start" in out and "Move 1 of 7" not in out
+
+
+def test_a_replay_of_a_game_between_members_names_them(tmp_path):
+    """A server's game between members, replayed with --server: who played, who won."""
+    import asyncio
+
+    from data import Store
+
+    async def seed():
+        store = await Store.open(tmp_path / "ttt.sqlite3")
+        try:
+            game = await store.start_game(7, 70, 5, "O", [], now=1.0, opponent_id=6)
+            await store.finish_game(game.id, 7, [], [0, 3, 1, 4, 2], "player_won", now=2.0)
+            return game.id
+        finally:
+            await store.close()
+
+    game_id = str(asyncio.run(seed()))
+    code, out, err = terminal(tmp_path, "--server", "7", "replay", game_id, given="\n" * 6)
+    assert code == 0 and not err and fits(out)
+    assert f"Game {game_id}, Tic-tac-toe: member 5 (X) vs member 6 (O), 5 moves" in out
+    assert "The start: X moves first (member 5)." in out
+    assert "Move 2 of 5: member 6 played 4." in out
+    assert out.rstrip().endswith("Move 5 of 5: member 5 played 3.\nMember 5 won.")
+    code, out, _ = terminal(tmp_path, "--server", "7", "history")  # member 0's: none
+    assert code == 0 and out.startswith("No finished games here yet")
+
+
+def test_a_replay_that_cannot_be_is_one_line(tmp_path):
+    terminal(tmp_path, "play", given="1\n4\n7\n")
+    for args in (
+        ("replay", "x"),
+        ("replay", "0"),
+        ("replay", "-1"),
+        ("replay", "99"),
+        ("replay", "99999999999999999999999"),
+        ("replay",),
+        ("--server", "7", "replay", "1"),  # game 1 is the terminal's, not server 7's
+    ):
+        code, out, err = terminal(tmp_path, *args)
+        assert code == 2 and err.count("\n") == 1 and not out, (args, err)
+        assert "Traceback" not in err
+    assert "There is no finished game 99 here" in terminal(tmp_path, "replay", "99")[2]
+    assert "takes a game's ID" in terminal(tmp_path, "replay", "x")[2]
+    terminal(tmp_path, "--game", "connect4", "play", given="q\n")  # abandoned: finished
+    code, out, _ = terminal(tmp_path, "replay", "2")
+    assert code == 0 and "Game 2, Connect Four 4×4: you (X) vs me (O), 0 moves" in out
+    assert out.rstrip().endswith("Abandoned before its end.")
+
+
+def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
+    """On 7x6 a post-mortem values every column of a position the bot faced: the replay
+    tells them beside the move played."""
+    import asyncio
+
+    from data import Store
+
+    rules = engine.get_game("connect4-7x6")
+    moves = [0, 1, 0, 1, 0, 1, 0]  # X's four in column 1; the bot (O) played column 2
+
+    def after(*played):
+        return rules.spell(rules.replay(played)[-1])
+
+    async def seed():
+        store = await Store.open(tmp_path / "ttt.sqlite3")
+        try:
+            game = await store.start_game(0, -1, 0, "O", [], now=1.0, game="connect4-7x6")
+            facts = [(after(0, 1, 0, 1, 0, 1), "loss"), (after(0, 1, 0, 1, 0, 0), "win")]
+            await store.finish_game(
+                game.id, 0, [], moves, "player_won", facts, now=2.0, game="connect4-7x6"
+            )
+            return game.id
+        finally:
+            await store.close()
+
+    game_id = str(asyncio.run(seed()))
+    code, out, err = terminal(tmp_path, "replay", game_id, given="\n" * 8)
+    assert code == 0 and not err and fits(out)
+    assert "Move 6 of 7: I dropped in column 2.\nHere I played column 2." in out
+    assert "🟩 Other moves here that I now know win: column 1." in out
+    assert out.rstrip().endswith("You won.")
+    code, out, _ = terminal(tmp_path, "--game", "connect4-7x6", "history")
+    assert code == 0 and f"{game_id}  " in out and "Connect Four 7×6  you won" in out
+    assert out.splitlines()[2].endswith("  2")  # two lessons taught

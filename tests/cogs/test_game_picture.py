@@ -133,3 +133,6 @@ def test_a_long_result_is_wrapped_and_cut_and_the_words_are_in_the_language():
     assert all(drawable(text) for text in (japanese.title, *japanese.result, japanese.legend))
     if not drawable("教訓"):
         assert japanese.legend == "Move 21 taught me a lesson."
+        # a result said already, in letters no font has: left out, not drawn as "Ada"
+        assert words("tictactoe", NAMES, "Adaの勝ち。", None, "ja").result == []
+    assert words("tictactoe", NAMES, "🎉 Ada wins!", None, "en-US").result == ["Ada wins!"]
