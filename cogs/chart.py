@@ -1,20 +1,23 @@
-"""The learning curve of ``/ttt stats`` as a PNG: lessons known, and the ways to beat the
-bot as X and as O, against games played; on the classic board, where nobody can count the
-ways, the bot's losses per 50 games instead.
+"""The learning curve of ``/ttt stats`` as a PNG: the lessons the games taught, and the
+ways left to beat the bot when it plays first and second, against the games played; on
+the classic board, where nobody can count the ways, the bot's losses per 50 games instead.
 
 Drawing takes ~200 ms of CPU, so :func:`curve_png` has the bot's pictures' process draw
 it (:mod:`cogs.pictures`), off the event loop and outside the GIL, and keeps the last
 pictures: asking again without a new point is free. matplotlib (big) is imported there,
-with the Agg backend, which needs no display.
+with the Agg backend, which needs no display. Japanese is written with IPAexGothic, the
+font the ``matplotlib-fontja`` package ships (matplotlib's own font has no Japanese).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import io
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 
 from gameflow import CurvePoint
 from i18n import ENGLISH, Language
@@ -22,19 +25,22 @@ from i18n import ENGLISH, Language
 from .pictures import Pictures
 
 FILE_NAME = "learning-curve.png"
-# 1200 × 750 pixels: an embed shows it whole, and on a phone its text stays readable
-SIZE_INCHES, DPI = (8.0, 5.0), 150
+# 1200 × 1500 pixels, taller than wide: an embed shows it whole, and scaled to a phone's
+# 360 pixels its smallest text is still about 13 pixels tall
+SIZE_INCHES, DPI = (6.0, 7.5), 200
 KEPT = 256  # servers whose last picture is kept
 
 # a card of its own, Discord's dark embed grey: as readable on the light theme as on the dark
 BACKGROUND, PANEL, TEXT, GRID = "#2B2D31", "#313338", "#F2F3F5", "#4E5058"
-LESSONS, AS_X, AS_O, TRAINING = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1"
+LESSONS, AS_X, AS_O, TRAINING, RESET = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1", "#EB459E"
 LOSSES = AS_X
-TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 15, 12, 11, 11
+TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 20, 16, 16, 15
+TICKS = 4  # at most about this many steps on an axis: few enough to read on a phone
+LATIN, JAPANESE = "DejaVu Sans", "IPAexGothic"  # matplotlib's own font; matplotlib-fontja's
 
 _kept: OrderedDict[tuple, bytes] = OrderedDict()
 Losses = Sequence[tuple[int, int]]  # (games against the bot by then, losses in that block)
-_drawing = threading.Lock()  # pyplot's state is global: one picture at a time
+_drawing = threading.Lock()  # matplotlib's font cache and settings are global
 
 
 def became_unbeatable(values: Sequence[int]) -> list[int]:
@@ -58,16 +64,77 @@ def taught_by_games(points: Sequence[CurvePoint]) -> list[int]:
     return taught
 
 
-def _style(axes, fig) -> None:
-    from matplotlib.ticker import MaxNLocator
+def _font_file() -> Path:
+    # found without importing the package: importing it changes matplotlib's settings
+    spec = importlib.util.find_spec("matplotlib_fontja")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("matplotlib_fontja", name="matplotlib_fontja")  # a dependency
+    return Path(spec.submodule_search_locations[0], "fonts", "ipaexg.ttf")
+
+
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """The characters the chart's fonts can draw (and the Japanese one made known to
+    matplotlib, once)."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    japanese = str(_font_file())
+    font_manager.fontManager.addfont(japanese)
+    latin = FT2Font(font_manager.findfont(LATIN)).get_charmap()
+    return frozenset(latin) | frozenset(FT2Font(japanese).get_charmap())
+
+
+def drawable(text: str) -> bool:
+    """Whether the chart's fonts can write ``text``: Latin, Greek, Cyrillic and Japanese;
+    not emoji, nor scripts such as Arabic or Korean (drawn as empty boxes)."""
+    glyphs = _glyphs()
+    return all(ord(c) in glyphs for c in text if not c.isspace())
+
+
+def _typeface(lang: Language) -> dict:
+    """matplotlib's settings for ``lang``: each character from the first font that has
+    it, Japanese shapes first for Japanese (a Japanese name in another language's
+    picture gets them too)."""
+    _glyphs()
+    fonts = [JAPANESE, LATIN] if lang.code == "ja" else [LATIN, JAPANESE]
+    return {"font.family": fonts, "axes.unicode_minus": False}
+
+
+def _style(axes, lang: Language) -> None:
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     axes.set_facecolor(PANEL)
     for spine in axes.spines.values():
         spine.set_color(GRID)
     axes.tick_params(colors=TEXT, labelsize=TICK_SIZE)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # games are whole
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    for axis in (axes.xaxis, axes.yaxis):  # games and counts are whole, written the
+        axis.set_major_locator(MaxNLocator(TICKS, integer=True))  # language's way
+        axis.set_major_formatter(FuncFormatter(lambda value, _: lang.number(round(value))))
     axes.grid(color=GRID, alpha=0.6, linewidth=0.8)
+
+
+def _from_zero(axes, highest: float) -> None:
+    """A count axis from 0 (a margin below, so that a line at 0 is not half hidden)."""
+    top = max(highest, 4) * 1.08
+    axes.set_ylim(-0.03 * top, top)
+
+
+def _changes(xs: Sequence[int], ys: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The points where a value changed: the games and trainings a step comes from."""
+    kept = [i for i in range(len(ys)) if i == 0 or ys[i] != ys[i - 1]]
+    return [xs[i] for i in kept], [ys[i] for i in kept]
+
+
+def _steps(axes, xs, ys, colour: str, label: str) -> None:
+    """A value that holds until the game or training that changed it: a step there, with a
+    dot at each change, never a slope across games that changed nothing."""
+    axes.plot(
+        xs, ys, color=colour, linewidth=2.5, drawstyle="steps-post", label=label,
+        solid_joinstyle="miter",
+    )  # fmt: skip
+    dots_x, dots_y = _changes(xs, ys)
+    axes.plot(dots_x, dots_y, color=colour, marker="o", markersize=5, linestyle="none")
 
 
 def figure(
@@ -75,150 +142,192 @@ def figure(
     title: str,
     lang: Language = ENGLISH,
     losses: Losses | None = None,
+    *,
+    discs: bool = False,
 ):
     """The chart as a matplotlib figure (for tests to read its data back).
 
-    Top: the lessons the games taught, a dot for each game that taught something, and
-    each training as a dotted line with what it added. Bottom: the ways to beat the bot
-    as X and as O, on a plain count axis, with the moment it became unbeatable in each
-    role called out where it happened; or, given ``losses`` (the classic board), the
-    bot's losses per block of 50 games against it.
+    Top: the lessons the games taught, a step at each game that taught something, each
+    training and reset as a dotted line labelled where no line runs, and the total above.
+    Bottom: the ways left to beat the bot when it plays first and when it plays second
+    (``discs``: red and yellow, Connect Four, rather than X and O), a star where it became
+    unbeatable; or, given ``losses`` (the classic board), the bot's losses per block of 50
+    games against it. The games run from 0 to the last point's (the current game).
     """
     import matplotlib
 
     matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    if not drawable(lang.t("ways to beat me")):  # a language the font cannot write
+    if not drawable(lang.t("ways to beat me")):  # a language the fonts cannot write
         lang = ENGLISH
-    if not drawable(title):  # that language, or a server's name the font cannot write
+    if not drawable(title):  # a server's name the fonts cannot write (emoji, say)
         title = lang.t("How I learned")
-    fig = Figure(figsize=SIZE_INCHES, dpi=DPI, facecolor=BACKGROUND)
-    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(1, 1))
-    for axes in (top, bottom):
-        _style(axes, fig)
-    games = [p.games for p in points]
-    top.plot(
-        games, taught_by_games(points), color=LESSONS, marker="o", markersize=4, linewidth=2,
-        label=lang.t("lessons from games"),
-    )  # fmt: skip
-    top.set_ylabel(lang.t("lessons"), color=TEXT, fontsize=LABEL_SIZE)
-    fig.suptitle(title, color=TEXT, fontsize=TITLE_SIZE, x=0.02, ha="left")
-    before = 0
-    for point in points:
-        if point.training:
-            for axes in (top, bottom):
-                axes.axvline(point.games, color=TRAINING, linestyle=":", linewidth=1.5)
-            top.annotate(
-                lang.t("training +{count}", count=point.lessons - before),
-                (point.games, 1.0),
-                xycoords=("data", "axes fraction"),
-                textcoords="offset points",
-                xytext=(4, -14),
-                color=TRAINING,
-                fontsize=NOTE_SIZE,
-            )
-        before = point.lessons
-    if losses is not None:
-        _losses(bottom, losses, lang)
-    else:
-        _ways_to_beat(bottom, points, games, lang)
-    bottom.set_xlabel(lang.t("games played in this server"), color=TEXT, fontsize=LABEL_SIZE)
-    # the legends above the plots, where they cover no line
-    for axes in (top, bottom):
-        axes.legend(
-            loc="lower left",
-            bbox_to_anchor=(0, 1.0),
-            ncols=2,
-            frameon=False,
-            labelcolor=TEXT,
-            fontsize=NOTE_SIZE,
-            borderaxespad=0.1,
-        )
-    fig.tight_layout()
+    with matplotlib.rc_context(_typeface(lang)):
+        fig = Figure(figsize=SIZE_INCHES, dpi=DPI, facecolor=BACKGROUND, layout="constrained")
+        FigureCanvasAgg(fig)  # measures text for the labels' places, without a display
+        top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(1, 1.25))
+        for axes in (top, bottom):
+            _style(axes, lang)
+        fig.suptitle(title, color=TEXT, fontsize=TITLE_SIZE, x=0.02, ha="left", wrap=True)
+        total = points[-1].lessons if points else 0
+        top.set_title(
+            lang.tn("{count} lesson in all", "{count} lessons in all", total),
+            loc="left", color=TEXT, fontsize=LABEL_SIZE, pad=10,
+        )  # fmt: skip
+        games = [0, *(p.games for p in points)]
+        taught = [0, *taught_by_games(points)]
+        _steps(top, games, taught, LESSONS, lang.t("lessons from games"))
+        _from_zero(top, max(taught))
+        top.set_ylabel(lang.t("lessons from games"), color=TEXT, fontsize=LABEL_SIZE)
+        if losses is not None:
+            _losses(bottom, losses, lang)
+        else:
+            _ways_to_beat(bottom, points, lang, discs)
+        bottom.set_xlim(0, max(games[-1], 1))
+        bottom.set_xlabel(lang.t("games played in this server"), color=TEXT, fontsize=LABEL_SIZE)
+        bottom.legend(  # stacked above the plot, where it covers no line
+            loc="lower left", bbox_to_anchor=(0, 1.0), ncols=1, frameon=False,
+            labelcolor=TEXT, fontsize=NOTE_SIZE, borderaxespad=0.2, handlelength=1.6,
+        )  # fmt: skip
+        _events(fig, (top, bottom), points, lang)
     return fig
 
 
+def _events(fig, axes_pair, points: Sequence[CurvePoint], lang: Language) -> None:
+    """Each training and reset: a dotted line across both plots, labelled in the top one
+    where no line runs."""
+    events, before = [], 0
+    for i, point in enumerate(points):
+        if point.training:
+            text = lang.t("training +{count}", count=point.lessons - before)
+            events.append((point.games, text, TRAINING))
+        elif point.lessons == 0 and i > 0:
+            events.append((point.games, lang.t("memory reset"), RESET))
+        before = point.lessons
+    if not events:
+        return
+    for x, _, colour in events:
+        for axes in axes_pair:
+            axes.axvline(x, color=colour, linestyle=":", linewidth=2)
+    fig.draw_without_rendering()  # the layout settled: where the lines are on the picture
+    renderer = fig.canvas.get_renderer()
+    taken = []
+    for x, text, colour in events:
+        taken.append(_label_clear_of_lines(axes_pair[0], renderer, x, text, colour, taken))
+
+
+def _label_clear_of_lines(axes, renderer, x: float, text: str, colour: str, taken: list):
+    """``text`` for the vertical line at ``x``, in its colour: the first place, beside the
+    line (right, then left) and then at the plot's left and right edges, from the top down,
+    that is inside the plot and touches no line nor other label; failing that, the first
+    place inside the plot."""
+    inside = axes.get_window_extent(renderer)
+    fallback = None
+    for height in (0.97, 0.85, 0.73, 0.61, 0.49, 0.37, 0.25):
+        for anchor, ha, shift in (
+            ((x, height), "left", 6),
+            ((x, height), "right", -6),
+            ((0.0, height), "left", 6),
+            ((1.0, height), "right", -6),
+        ):
+            beside = anchor[0] == x
+            note = axes.annotate(
+                text, anchor, xycoords=("data" if beside else "axes fraction", "axes fraction"),
+                textcoords="offset points", xytext=(shift, 0), ha=ha, va="top",
+                color=colour, fontsize=NOTE_SIZE, annotation_clip=False, in_layout=False,
+            )  # fmt: skip
+            box = note.get_window_extent(renderer)
+            if not (inside.x0 <= box.x0 and box.x1 <= inside.x1):
+                note.remove()
+                continue
+            if not crosses_a_line(axes, box.padded(4)) and not any(
+                box.overlaps(other.get_window_extent(renderer)) for other in taken
+            ):
+                if fallback is not None:
+                    fallback.remove()
+                return note
+            if fallback is None:
+                fallback = note
+            else:
+                note.remove()
+    return fallback
+
+
+def crosses_a_line(axes, box) -> bool:
+    """Whether any line of ``axes`` (as drawn: steps, dots) runs through ``box``, a
+    rectangle in the picture's pixels."""
+    import numpy as np
+    from matplotlib.cbook import STEP_LOOKUP_MAP
+    from matplotlib.path import Path as Shape
+
+    for line in axes.lines:
+        xs, ys = line.get_xdata(), line.get_ydata()
+        if len(xs) == 0:
+            continue
+        xs, ys = STEP_LOOKUP_MAP[line.get_drawstyle()](np.asarray(xs, float), np.asarray(ys, float))
+        drawn = line.get_transform().transform(np.column_stack([xs, ys]))
+        if line.get_linestyle() in ("None", "none", "", " "):  # dots only
+            if any(box.contains(px, py) for px, py in drawn):
+                return True
+        elif Shape(drawn).intersects_bbox(box, filled=False):
+            return True
+    return False
+
+
 def _losses(bottom, losses: Losses, lang: Language) -> None:
-    """The bot's losses in each block of 50 games against it, at the block's last game."""
+    """The bot's losses in each block of 50 games against it: a dot at the block's end,
+    the count held over the games it counts (the first block from game 0)."""
+    games, lost = [g for g, _ in losses], [n for _, n in losses]
     bottom.plot(
-        [games for games, _ in losses],
-        [lost for _, lost in losses],
-        color=LOSSES,
-        marker="o",
-        markersize=4,
-        linewidth=2,
+        [0, *games], lost[:1] + lost, color=LOSSES, linewidth=2.5, drawstyle="steps-pre",
         label=lang.t("my losses per 50 games against me"),
-    )
-    bottom.set_ylim(-0.5, 52)  # from none to all of a block
+    )  # fmt: skip
+    bottom.plot(games, lost, color=LOSSES, marker="o", markersize=5, linestyle="none")
+    bottom.set_ylim(-1.5, 52)  # from none to all of a block
     bottom.set_ylabel(lang.t("losses per 50 games"), color=TEXT, fontsize=LABEL_SIZE)
 
 
-def _ways_to_beat(bottom, points: Sequence[CurvePoint], games: list[int], lang: Language) -> None:
+def _sides(lang: Language, discs: bool) -> tuple[str, str]:
+    """The bot's two roles, as the board shows them: red and yellow discs, or X and O."""
+    if discs:
+        return lang.t("when I play red (first)"), lang.t("when I play yellow (second)")
+    return lang.t("when I play X (first)"), lang.t("when I play O (second)")
+
+
+def _ways_to_beat(bottom, points: Sequence[CurvePoint], lang: Language, discs: bool) -> None:
+    from matplotlib.transforms import offset_copy
+
     # the ways to beat the bot where they were counted (a board too large to search after
     # every game has them at trainings, imports and resets only)
     counted = [p for p in points if p.beat_x is not None]
     counted_games = [p.games for p in counted]
     highest = max((max(p.beat_x, p.beat_o) for p in counted), default=0)
-    for row, (name, unbeatable, values, colour) in enumerate(
-        (
-            (
-                lang.t("ways to beat me as X (first)"),
-                lang.t("unbeatable as X"),
-                [p.beat_x for p in counted],
-                AS_X,
-            ),
-            (
-                lang.t("ways to beat me as O (second)"),
-                lang.t("unbeatable as O"),
-                [p.beat_o for p in counted],
-                AS_O,
-            ),
-        )
+    first, second = _sides(lang, discs)
+    starred: list[int] = []
+    for name, values, colour in (
+        (first, [p.beat_x for p in counted], AS_X),
+        (second, [p.beat_o for p in counted], AS_O),
     ):
-        bottom.plot(
-            counted_games,
-            values,
-            color=colour,
-            marker="o",
-            markersize=4,
-            linewidth=2,
-            label=name,
-        )
-        span = (games[0], games[-1]) if games else (0, 1)
+        _steps(bottom, counted_games, values, colour, name)
         for i in became_unbeatable(values):
             x = counted_games[i]
-            bottom.plot(x, 0, marker="*", markersize=16, color=colour, linestyle="none")
-            # beside its star, one label above the other, turned inwards near the right edge
-            right = span[1] > span[0] and (x - span[0]) / (span[1] - span[0]) > 0.7
-            bottom.annotate(
-                unbeatable,
-                (x, 0),
-                textcoords="offset points",
-                xytext=(-8 if right else 8, 12 + 16 * row),
-                ha="right" if right else "left",
-                color=colour,
-                fontsize=NOTE_SIZE,
-                fontweight="bold",
-            )
-    bottom.set_ylim(-0.05 * max(highest, 4), max(highest, 4) * 1.15)
+            # over the dots; the second role's star above the first's when they share a game
+            lift = 16 if x in starred else 0
+            starred.append(x)
+            bottom.plot(
+                x, 0, marker="*", markersize=20, color=colour, markeredgecolor=BACKGROUND,
+                linestyle="none", zorder=5, clip_on=False,
+                transform=offset_copy(bottom.transData, bottom.figure, y=lift, units="points"),
+            )  # fmt: skip
+    if starred:  # one legend line for the stars, in the text's colour (each is its role's)
+        bottom.plot(
+            [], [], marker="*", markersize=16, color=TEXT, linestyle="none",
+            label=lang.t("unbeatable from here on"),
+        )  # fmt: skip
+    _from_zero(bottom, highest)
     bottom.set_ylabel(lang.t("ways to beat me"), color=TEXT, fontsize=LABEL_SIZE)
-
-
-@functools.cache
-def _glyphs() -> frozenset[int]:
-    """The characters the chart's font can draw."""
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
-
-    return frozenset(FT2Font(font_manager.findfont("DejaVu Sans")).get_charmap())
-
-
-def drawable(text: str) -> bool:
-    """Whether the chart's font can write ``text``: matplotlib's own font has Latin, Greek
-    and Cyrillic, but no Japanese (drawn as empty boxes), and the bot ships no other."""
-    glyphs = _glyphs()
-    return all(ord(c) in glyphs for c in text if not c.isspace())
 
 
 def draw(
@@ -226,10 +335,17 @@ def draw(
     title: str,
     lang: Language = ENGLISH,
     losses: Losses | None = None,
+    *,
+    discs: bool = False,
 ) -> bytes:
+    """The chart as PNG bytes (plain arguments: it can be drawn in another process)."""
+    import matplotlib
+
     with _drawing:
         buffer = io.BytesIO()
-        figure(points, title, lang, losses).savefig(buffer, format="png")
+        fig = figure(points, title, lang, losses, discs=discs)
+        with matplotlib.rc_context(_typeface(lang)):  # the ticks are made while drawing
+            fig.savefig(buffer, format="png")
     return buffer.getvalue()
 
 
@@ -240,16 +356,26 @@ async def curve_png(
     title: str,
     lang: Language = ENGLISH,
     losses: Losses | None = None,
+    *,
+    discs: bool = False,
 ) -> bytes | None:
     """The picture of ``points`` (``None`` with no point yet, or if ``pictures`` could not
     draw it: it is tried again at the next ask); ``losses``: the classic board's losses
-    per 50 games, drawn instead of the ways to beat."""
+    per 50 games, drawn instead of the ways to beat; ``discs``: a Connect Four board (red
+    and yellow)."""
     if not points:
         return None
-    key = (guild_id, title, lang.code, tuple(points), None if losses is None else tuple(losses))
+    key = (
+        guild_id,
+        title,
+        lang.code,
+        tuple(points),
+        None if losses is None else tuple(losses),
+        discs,
+    )
     png = _kept.get(key)
     if png is None:
-        png = await pictures.draw(draw, points, title, lang, losses)
+        png = await pictures.draw(functools.partial(draw, discs=discs), points, title, lang, losses)
         if png is None:
             return None
         for old in [k for k in _kept if k[0] == guild_id]:

@@ -449,7 +449,10 @@ class Table(commands.Cog, name="TicTacToe"):
             losses = None  # the classic board's losses per 50 games: no ways to count there
             if look_of(game).game.classic:
                 losses = await self.service.losses_by_block(guild_id, game)
-            return await curve_png(self.pictures, guild_id, points, title, lang, losses)
+            discs = game != TICTACTOE  # Connect Four: red and yellow, not X and O
+            return await curve_png(
+                self.pictures, guild_id, points, title, lang, losses, discs=discs
+            )
         except Exception:
             log.exception("could not draw the learning curve of server %s", guild_id)
             return None

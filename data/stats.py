@@ -158,7 +158,9 @@ class StatsQueries:
         self, guild_id: int, *, points: int = 500, game: str = TICTACTOE
     ) -> list[CurvePoint]:
         """The learning curve of ``game``, at most about ``points`` long however long the
-        history: evenly spaced points, always with the first and the last."""
+        history: evenly spaced points, always with the first and the last, and a point for
+        the present (the last point's figures at the current game) when games were played
+        since."""
         ((count,),) = await self._fetch(
             "SELECT COUNT(*) FROM curve WHERE guild_id = ? AND game = ?", (guild_id, game)
         )
@@ -169,7 +171,17 @@ class StatsQueries:
             " AS numbered WHERE n % ? = 0 OR n = ? ORDER BY n",
             (guild_id, game, step, count - 1),
         )
-        return [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
+        curve = [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
+        # and the present: games that taught nothing since the last point still count, so
+        # that the picture runs to the current game (the same count the points are taken of)
+        now = await self._fetch(
+            "SELECT games + member_games FROM server_counts WHERE guild_id = ? AND game = ?",
+            (guild_id, game),
+        )
+        if curve and now and now[0][0] > curve[-1].games:
+            last = curve[-1]
+            curve.append(CurvePoint(now[0][0], last.lessons, last.beat_x, last.beat_o, False))
+        return curve
 
     async def losses_by_block(
         self, guild_id: int, *, block: int = 50, game: str = TICTACTOE

@@ -2,6 +2,8 @@
 
 import struct
 
+from matplotlib.cbook import STEP_LOOKUP_MAP
+
 import engine
 from cogs import chart
 from data import Store
@@ -17,6 +19,13 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+SIZE = (1200, 1500)
+
+
+def lines_by_label(axes) -> dict[str, list]:
+    return {line.get_label(): list(line.get_ydata()) for line in axes.lines}
+
+
 def test_the_chart_plots_exactly_the_points_and_marks_unbeatable():
     points = [
         CurvePoint(1, 3, 40, 300, False),
@@ -27,20 +36,44 @@ def test_the_chart_plots_exactly_the_points_and_marks_unbeatable():
     ]
     fig = chart.figure(points, "test")
     top, bottom = fig.axes
-    (lessons, *_) = top.lines
-    assert list(lessons.get_xdata()) == [1, 2, 2, 5, 9]
-    # the lessons the games taught: the training's jump (+291) is shown apart, not plotted
-    assert list(lessons.get_ydata()) == [3, 9, 9, 0, 320]
-    assert any("training +291" in t.get_text() for t in top.texts)
-    plotted = {line.get_label(): list(line.get_ydata()) for line in bottom.lines}
-    assert plotted["ways to beat me as X (first)"] == [40, 12, 0, 60, 0]
-    assert plotted["ways to beat me as O (second)"] == [300, 150, 0, 450, 4]
+    (lessons, dots, *_) = top.lines
+    # from game 0 and no lesson; the training's jump (+291) is shown apart, not plotted
+    assert list(lessons.get_xdata()) == [0, 1, 2, 2, 5, 9]
+    assert list(lessons.get_ydata()) == [0, 3, 9, 9, 0, 320]
+    assert lessons.get_drawstyle() == "steps-post"  # a step at the game that taught
+    assert list(dots.get_xdata()) == [0, 1, 2, 5, 9]  # a dot where the count changed
+    notes = [t.get_text() for t in top.texts]
+    assert "training +291" in notes and "memory reset" in notes
+    assert top.get_title(loc="left") == "320 lessons in all"
+    plotted = lines_by_label(bottom)
+    assert plotted["when I play X (first)"] == [40, 12, 0, 60, 0]
+    assert plotted["when I play O (second)"] == [300, 150, 0, 450, 4]
+    assert "unbeatable from here on" in plotted  # the stars' line in the legend
     assert chart.became_unbeatable([40, 12, 0, 60, 0]) == [2, 4]
     assert chart.became_unbeatable([300, 150, 0, 450, 4]) == [2]
-    stars = [line for line in bottom.lines if line.get_marker() == "*"]
+    stars = [line for line in bottom.lines if line.get_marker() == "*" and len(line.get_xdata())]
     assert sorted(float(s.get_xdata()[0]) for s in stars) == [2, 2, 9]
-    width, height = png_size(chart.draw(points, "test"))
-    assert (width, height) == (1200, 750)
+    assert all(s.get_zorder() > lessons.get_zorder() for s in stars)  # over dots and lines
+    assert png_size(chart.draw(points, "test")) == SIZE
+
+
+def test_a_step_stands_at_the_game_or_training_that_caused_it():
+    """Issue 26: a training's drop is a step at the training, not a slope across the games
+    before it that taught nothing; the axes start at 0 and run to the current game."""
+    points = [
+        CurvePoint(2, 2, 50, 300, False),
+        CurvePoint(30, 400, 0, 0, True),
+        CurvePoint(60, 400, 0, 0, False),  # the present: 30 games that taught nothing
+    ]
+    top, bottom = chart.figure(points, "test").axes
+    as_x = next(line for line in bottom.lines if line.get_label() == "when I play X (first)")
+    xs, ys = STEP_LOOKUP_MAP["steps-post"](as_x.get_xdata(), as_x.get_ydata())
+    # 50 ways from game 2 to the training at game 30, then none from there on
+    assert list(zip(xs, ys, strict=True)) == [(2, 50), (30, 50), (30, 0), (60, 0), (60, 0)]
+    assert bottom.get_xlim() == (0, 60)
+    for axes in (top, bottom):  # from 0, not from the first count
+        low, high = axes.get_ylim()
+        assert next(t for t in axes.get_yticks() if low <= t <= high) == 0
 
 
 async def stored_curve(db_path, guild_id):
@@ -72,7 +105,9 @@ async def test_stats_attaches_the_curve_whose_points_are_the_games_snapshots(
     (attachment,) = result.response.attachments
     assert result.response.embeds[0].image.url.endswith(chart.FILE_NAME)
     png = w.env.backend.cdn.get(attachment.url)
-    assert png_size(png) == (1200, 750) and 10_000 < len(png) < 500_000
+    assert png_size(png) == SIZE and 10_000 < len(png) < 500_000
+    # the last point is the present: the picture runs to the current (third) game
+    assert points[-1].games == 3
 
 
 def test_points_without_a_count_plot_their_lessons_and_no_ways_to_beat():
@@ -85,59 +120,194 @@ def test_points_without_a_count_plot_their_lessons_and_no_ways_to_beat():
         CurvePoint(6, 912, None, None, False),
     ]
     top, bottom = chart.figure(points, "test").axes
-    assert list(top.lines[0].get_xdata()) == [1, 2, 4, 6]
-    as_x, as_o = (line for line in bottom.lines if line.get_label().startswith("ways"))
-    assert list(as_x.get_xdata()) == [4] and list(as_x.get_ydata()) == [40]
-    assert list(as_o.get_ydata()) == [300]
-    assert png_size(chart.draw(points, "test")) == (1200, 750)
+    assert list(top.lines[0].get_xdata()) == [0, 1, 2, 4, 6]
+    plotted = lines_by_label(bottom)
+    assert plotted["when I play X (first)"] == [40] and plotted["when I play O (second)"] == [300]
+    assert png_size(chart.draw(points, "test")) == SIZE
     only_games = chart.figure(points[:2], "test").axes[1]  # nothing counted yet: no crash
     assert all(len(line.get_xdata()) == 0 for line in only_games.lines)
 
 
-def test_the_chart_reads_on_a_phone_with_whole_games_and_plain_counts():
-    """Issue 17: whole-number game ticks, a plain count axis, legends that cover no line,
-    the unbeatable moments called out inside the plot, and text big enough for a phone."""
-    points = [
-        CurvePoint(n, n * 3, max(0, 30 - 4 * n), max(0, 60 - 8 * n), False) for n in range(1, 12)
+# every word the chart can show, for the longest language and the Japanese font
+CHART_WORDS = [
+    "lessons from games",
+    "ways to beat me",
+    "games played in this server",
+    "when I play X (first)",
+    "when I play O (second)",
+    "when I play red (first)",
+    "when I play yellow (second)",
+    "unbeatable from here on",
+    "memory reset",
+    "training +{count}",
+    "How I learned in {server}",
+    "How I learned",
+]
+
+
+def a_servers_history() -> list[CurvePoint]:
+    """The issue's picture: lessons that climb to the top of their plot just where a
+    training stands, both roles unbeatable at the training, a reset, then the present."""
+    points = [CurvePoint(g, g * 2, max(0, 58 - g), 396 - 9 * g, False) for g in range(1, 40)]
+    points.append(CurvePoint(40, 78 + 1556, 0, 0, True))
+    points += [CurvePoint(g, 1556 + 2 * g, 0, 0, False) for g in range(41, 50)]
+    points.append(CurvePoint(50, 0, 58, 396, False))  # a reset
+    points += [CurvePoint(g, 5 * (g - 50), 58 - (g - 50), 300, False) for g in range(51, 58)]
+    points.append(CurvePoint(60, 35, 51, 300, False))  # the present
+    return points
+
+
+def shown_tick_labels(axis) -> list:
+    """The tick labels inside the axis's limits (matplotlib keeps some beyond them)."""
+    low, high = sorted(axis.get_view_interval())
+    ticks = axis.get_majorticklocs()
+    return [
+        label
+        for tick, label in zip(ticks, axis.get_majorticklabels(), strict=True)
+        if low <= tick <= high
     ]
+
+
+def test_the_chart_reads_on_a_phone_with_whole_numbers_from_zero():
+    """Issue 26: taller than wide, and scaled to a phone's 360 pixels its smallest text is
+    about 13 pixels per em (6.9 before); few whole-number ticks from 0, even for a count
+    that stays at 2 (no 1.900-2.100)."""
+    points = [CurvePoint(1, 2, 2, 2, False), CurvePoint(3, 2, 2, 2, False)]
     fig = chart.figure(points, "How I learned in Home")
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     top, bottom = fig.axes
-    ticks = [t for t in bottom.get_xticks() if 1 <= t <= 11]
-    assert ticks and all(float(t).is_integer() for t in ticks)  # no game 1.25
-    assert bottom.get_yscale() == "linear" and all(
-        float(t).is_integer() for t in bottom.get_yticks()
-    )
-    stars = {round(float(line.get_xdata()[0])) for line in bottom.lines if line.get_marker() == "*"}
-    assert stars == {8}  # X unbeatable after game 8 (30 - 32 < 0), O after game 8 too
-    labels = [t.get_text() for t in bottom.texts]
-    assert labels == ["unbeatable as X", "unbeatable as O"]
-    box = bottom.get_window_extent()
-    for note in bottom.texts:  # inside the plot, where it can be read
-        extent = note.get_window_extent()
-        assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and extent.y1 <= box.y1
-    for axes in (top, bottom):  # each legend above its plot, over no line
-        assert axes.get_legend().get_window_extent().y0 >= axes.get_window_extent().y1 - 1
-    sizes = [t.get_fontsize() for t in (*bottom.get_xticklabels(), *bottom.texts)]
-    assert min(sizes) >= 11 and fig._suptitle.get_fontsize() >= 15
-    assert chart.DPI * chart.SIZE_INCHES[0] >= 1200  # wide enough to stay sharp when scaled
+    for axes in (top, bottom):
+        for ticks, (low, high) in (
+            (axes.get_xticks(), axes.get_xlim()),
+            (axes.get_yticks(), axes.get_ylim()),
+        ):
+            shown = [t for t in ticks if low <= t <= high]
+            assert shown[0] == 0 and all(float(t).is_integer() for t in shown)
+            assert 2 <= len(shown) <= 6
+    labels = [label.get_text() for label in shown_tick_labels(bottom.yaxis)]
+    assert labels and all(label.isdigit() for label in labels)
+    width, height = (chart.DPI * inches for inches in chart.SIZE_INCHES)
+    assert height > width >= 1200  # sharp when scaled down
+    texts = [
+        *shown_tick_labels(bottom.xaxis), *shown_tick_labels(bottom.yaxis),
+        *shown_tick_labels(top.yaxis),
+        *bottom.get_legend().get_texts(), bottom.xaxis.label, top.yaxis.label, top._left_title,
+    ]  # fmt: skip
+    smallest = min(t.get_fontsize() for t in texts) * chart.DPI / 72 * 360 / width
+    assert smallest >= 12
 
 
-def test_the_chart_speaks_the_servers_language_where_its_font_can_write_it():
-    """Issue 18: the picture's labels are in the server's language; Japanese, which
-    matplotlib's own font cannot draw (it would be empty boxes), falls back to English."""
+def test_crosses_a_line_sees_the_lines_as_drawn():
+    from matplotlib.transforms import Bbox
+
+    fig = chart.figure([CurvePoint(2, 50, None, None, False)], "test")
+    fig.draw_without_rendering()
+    top = fig.axes[0]
+    x, y = top.transData.transform((1, 0))  # on the flat step from game 0 to game 2
+    assert chart.crosses_a_line(top, Bbox.from_bounds(x - 5, y - 5, 10, 10))
+    x, y = top.transData.transform((1, 25))  # under the step, where a slope would run
+    assert not chart.crosses_a_line(top, Bbox.from_bounds(x - 5, y - 5, 10, 10))
+
+
+def test_labels_and_legends_fit_in_the_longest_language_and_cover_no_line():
+    """Issue 26: in the language whose words are longest, every text lies inside the
+    picture; the legend is stacked between the plots, over neither; the training's and
+    the reset's labels are inside their plot and touch no line."""
+    from i18n import LANGUAGES
+
+    def length(lang):
+        return sum(len(lang.t(word, count=1556, server="Home")) for word in CHART_WORDS)
+
+    lang = max(LANGUAGES.values(), key=length)
+    assert lang.code != "en"
+    title = lang.t("How I learned in {server}", server="The Friday Night Board Game Club")
+    fig = chart.figure(a_servers_history(), title, lang)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    top, bottom = fig.axes
+    legend = bottom.get_legend()
+    texts = [
+        fig._suptitle, top._left_title, top.yaxis.label, bottom.yaxis.label, bottom.xaxis.label,
+        *legend.get_texts(), *top.texts, *shown_tick_labels(bottom.xaxis),
+        *shown_tick_labels(bottom.yaxis),
+    ]  # fmt: skip
+    page = fig.bbox
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        assert page.x0 <= box.x0 and box.x1 <= page.x1, text.get_text()
+        assert page.y0 <= box.y0 and box.y1 <= page.y1, text.get_text()
+    box = legend.get_window_extent(renderer)
+    for axes in (top, bottom):
+        assert not box.overlaps(axes.get_window_extent(renderer))
+    lefts = {round(t.get_window_extent(renderer).x0) for t in legend.get_texts()}
+    assert len(legend.get_texts()) == 3 and len(lefts) == 1  # one above the other
+    plot = top.get_window_extent(renderer)
+    notes = [note.get_text() for note in top.texts]
+    assert notes == [lang.t("training +{count}", count=1556), lang.t("memory reset")]
+    for note in top.texts:
+        box = note.get_window_extent(renderer)
+        assert plot.x0 <= box.x0 and box.x1 <= plot.x1 and plot.y0 <= box.y0 <= box.y1 <= plot.y1
+        assert not chart.crosses_a_line(top, box)
+
+
+def test_japanese_servers_get_the_chart_in_japanese_with_the_servers_name():
+    """Issue 26: the Japanese font the bot ships writes the chart's words and the kanji of
+    any server's name; a name it cannot write (emoji) gives the plain title."""
+    from i18n import LANGUAGES
+
+    japanese = LANGUAGES["ja"]
+    points = [CurvePoint(1, 3, 40, 300, False), CurvePoint(2, 300, 0, 0, True)]
+    title = japanese.t("How I learned in {server}", server="麻雀部・鬼龍院")
+    fig = chart.figure(points, title, japanese)
+    top, bottom = fig.axes
+    assert fig._suptitle.get_text() == title
+    assert top.get_ylabel() == japanese.t("lessons from games") != "lessons from games"
+    assert bottom.get_legend().get_texts()[0].get_text() == japanese.t("when I play X (first)")
+    assert fig._suptitle.get_fontfamily()[0] == chart.JAPANESE
+    words = "".join(japanese.t(word, count=1, server="") for word in CHART_WORDS)
+    assert chart.drawable(words) and chart.drawable(title)
+    assert chart.drawable("Как я учился") and not chart.drawable("🎲")
+    plain = chart.figure(points, japanese.t("How I learned in {server}", server="🎲"), japanese)
+    assert plain._suptitle.get_text() == japanese.t("How I learned")
+    german = chart.figure(points, "Wie ich gelernt habe", LANGUAGES["de"])
+    assert german._suptitle.get_fontfamily()[0] == chart.LATIN
+
+
+def test_the_chart_speaks_the_servers_language():
     from i18n import LANGUAGES
 
     points = [CurvePoint(1, 3, 40, 300, False), CurvePoint(2, 300, 0, 0, True)]
     german = chart.figure(points, "Wie ich auf Heim gelernt habe", LANGUAGES["de"])
     top, bottom = german.axes
-    assert top.get_ylabel() == "Lektionen"
+    assert top.get_ylabel() == "Lektionen aus Partien"
     assert bottom.get_xlabel() == "auf diesem Server gespielte Partien"
     assert any("Training +297" in t.get_text() for t in top.texts)
-    assert german._suptitle.get_text() == "Wie ich auf Heim gelernt habe"
-    japanese = chart.figure(points, "Heimでの学習の記録", LANGUAGES["ja"])
-    top, bottom = japanese.axes
-    assert top.get_ylabel() == "lessons" and bottom.get_ylabel() == "ways to beat me"
-    assert japanese._suptitle.get_text() == "How I learned"  # the title, drawable
-    russian = chart.figure(points, "Как я учился", LANGUAGES["ru"])
-    assert russian.axes[0].get_ylabel() == "уроки"  # Cyrillic: the font has it
+    assert top.get_title(loc="left") == "300 Lektionen insgesamt"
+    german.draw_without_rendering()
+    assert "1.000" not in [t.get_text() for t in bottom.get_yticklabels()]  # whole numbers
+
+
+async def test_connect_four_charts_say_red_and_yellow(world, db_path):
+    """Issue 26: under an embed of 🔴 and 🟡, the chart's roles are red and yellow."""
+    from cogs.boards import look_of
+    from i18n import ENGLISH
+    from tests.cogs.test_connect4 import drop
+
+    w = world
+    await w.alice.slash(w.channel, "connect4 play", board="4x4")
+    for _ in range(4):
+        await drop(w, w.alice, 2)
+    stats = await w.alice.slash(w.channel, "connect4 stats", board="4x4")
+    (attachment,) = stats.response.attachments
+    png = w.env.backend.cdn.get(attachment.url)
+    store = await Store.open(db_path)
+    try:
+        points = await store.curve(w.guild.id, game="connect4")
+    finally:
+        await store.close()
+    title = ENGLISH.t(
+        "How I learned in {server} ({game})", server="Home", game=look_of("connect4").title
+    )
+    assert png == chart.draw(points, title, discs=True) != chart.draw(points, title)
+    plotted = lines_by_label(chart.figure(points, title, discs=True).axes[1])
+    assert "when I play red (first)" in plotted and "when I play yellow (second)" in plotted

@@ -138,7 +138,11 @@ async def test_stats_on_7x6_tell_lessons_by_source_and_recent_losses_not_ways_to
     assert points[-1].lessons == len(memory)  # the post-mortem's lessons are on the curve
     bottom = figure(points, "curve", losses=losses).axes[1]
     assert bottom.get_ylabel() == "losses per 50 games"
-    assert [list(line.get_xydata()[0]) for line in bottom.get_lines()] == [[2, 1]]
+    losses_line, _ = bottom.get_lines()
+    assert (
+        losses_line.get_xydata().tolist() == [[0, 1], [2, 1]]
+        and losses_line.get_drawstyle() == "steps-pre"
+    )
 
 
 async def test_the_brain_on_7x6_gives_each_column_its_proof_and_distance(world, simcord_bot):
