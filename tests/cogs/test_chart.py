@@ -287,7 +287,7 @@ def test_the_chart_speaks_the_servers_language():
     assert "1.000" not in [t.get_text() for t in bottom.get_yticklabels()]  # whole numbers
 
 
-async def test_connect_four_charts_say_red_and_yellow(world, db_path):
+async def test_connect_four_charts_say_red_and_yellow(world, db_path, pictures):
     """Issue 26: under an embed of 🔴 and 🟡, the chart's roles are red and yellow."""
     from cogs.boards import look_of
     from i18n import ENGLISH
@@ -297,6 +297,7 @@ async def test_connect_four_charts_say_red_and_yellow(world, db_path):
     await w.alice.slash(w.channel, "connect4 play", board="4x4")
     for _ in range(4):
         await drop(w, w.alice, 2)
+    await pictures.started()  # a picture asked before is left out
     stats = await w.alice.slash(w.channel, "connect4 stats", board="4x4")
     (attachment,) = stats.response.attachments
     png = w.env.backend.cdn.get(attachment.url)

@@ -11,6 +11,8 @@ from cogs import chart
 from tests.cogs.test_chart import png_size
 from tests.cogs.test_games import play_line
 
+CHART_PIXELS = tuple(round(inches * chart.DPI) for inches in chart.SIZE_INCHES)
+
 
 def wait_until_gone(pid: int) -> None:
     """Until the killed process has ended (a zombie until the bot's pool reaps it)."""
@@ -59,7 +61,7 @@ async def test_stats_answers_without_the_picture_when_its_process_is_killed_then
     assert replacement not in (None, killed)
     await pictures.started()
     again, png = await stats_picture(w)
-    assert png_size(png) == (1200, 750)
+    assert png_size(png) == CHART_PIXELS
     assert again.fields == embed.fields
     assert pictures.process_id() == replacement
 
@@ -82,7 +84,7 @@ async def test_stats_answers_without_a_picture_that_takes_too_long_then_gets_it(
     assert pictures.process_id() == first
     pictures.seconds = 60.0
     _, png = await stats_picture(w)
-    assert png_size(png) == (1200, 750)
+    assert png_size(png) == CHART_PIXELS
 
 
 async def test_a_closed_bot_draws_nothing_and_leaves_no_process(world, pictures):
