@@ -7,10 +7,10 @@ import discord
 
 from engine import Mark
 from gameflow import COMMANDS, LEVELS, MemberRecord, Record, Standing, Stats
-from i18n import ENGLISH, N_, Language
+from i18n import ENGLISH, N_, Language, Msg
 
 from ..boards import look_of
-from .common import NEUTRAL, TICTACTOE
+from .common import NEUTRAL, TICTACTOE, listed
 from .play import LEVEL_NAMES
 
 
@@ -26,7 +26,7 @@ def outcomes_text(won: int, lost: int, drawn: int, abandoned: int, lang: Languag
         parts.append(lang.tn("{count} draw", "{count} draws", drawn))
     if abandoned:
         parts.append(lang.t("{count} abandoned", count=abandoned))
-    return ", ".join(parts) or lang.tn("{count} win", "{count} wins", 0)
+    return listed(parts, lang) if parts else lang.tn("{count} win", "{count} wins", 0)
 
 
 def record_text(record: Record, lang: Language = ENGLISH) -> str:
@@ -90,7 +90,7 @@ def server_members_text(record: MemberRecord, lang: Language = ENGLISH) -> str:
         "**{count} game** between members: {parts}",
         "**{count} games** between members: {parts}",
         record.games,
-        parts=", ".join(parts),
+        parts=listed(parts, lang),
     )
 
 
@@ -101,31 +101,27 @@ def player_text(stats: Stats, name: str | None, game: str, lang: Language) -> st
         if name is None:
             return lang.t("No games yet: try `{command} play`.", command=COMMANDS[game])
         return lang.t("No games yet.")
-    lines = []
-    if stats.player.games:
-        record = record_text(stats.player, lang)
-        lines.append(
-            lang.t("You vs me: {record}", record=record)
-            if name is None
-            else lang.t("{name} vs me: {record}", name=name, record=record)
+
+    def told(record: str, own: Msg, named: Msg) -> str:
+        """``own`` for the asker ("You vs me"), ``named`` for another member."""
+        said = own if name is None else named.with_args(name=name)
+        return lang.say(said.with_args(record=record))
+
+    against_me = stats.player.games and told(
+        record_text(stats.player, lang), N_("You vs me: {record}"), N_("{name} vs me: {record}")
+    )
+    levels = set(stats.player_levels) - {"learning"} and " · ".join(  # each level they played
+        lang.t("{level}: {record}", level=LEVEL_NAMES[level], record=record_text(record, lang))
+        for level, record in sorted(
+            stats.player_levels.items(), key=lambda item: list(LEVELS).index(item[0])
         )
-    if set(stats.player_levels) - {"learning"}:  # their record at each level they played
-        lines.append(
-            " · ".join(
-                f"{lang.say(LEVEL_NAMES[level])}: {record_text(record, lang)}"
-                for level, record in sorted(
-                    stats.player_levels.items(), key=lambda item: list(LEVELS).index(item[0])
-                )
-            )
-        )
-    if stats.player_with_members.games:
-        record = member_record_text(stats.player_with_members, lang)
-        lines.append(
-            lang.t("You vs members: {record}", record=record)
-            if name is None
-            else lang.t("{name} vs members: {record}", name=name, record=record)
-        )
-    return "\n".join(lines)
+    )
+    with_members = stats.player_with_members.games and told(
+        member_record_text(stats.player_with_members, lang),
+        N_("You vs members: {record}"),
+        N_("{name} vs members: {record}"),
+    )
+    return "\n".join(line for line in (against_me, levels, with_members) if line)
 
 
 def stats_embed(
@@ -270,7 +266,7 @@ def leaderboard_embed(
         lines += [
             "",
             lang.t(
-                "You: {count} ({easier})", count=own.wins if own else 0, easier=", ".join(easier)
+                "You: {count} ({easier})", count=own.wins if own else 0, easier=listed(easier, lang)
             ),
         ]
     ranking = LEADERBOARD_TITLES[by]
