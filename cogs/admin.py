@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -14,7 +13,7 @@ from discord.ext import commands, tasks
 from gameflow import GameError, GameService, ImportPlan, TrainingRun
 from gameflow.brain import IMPORT_LIMITS, check_file_size
 from gameflow.game import TITLES
-from i18n import N_, Language
+from i18n import N_, Language, Nn_
 
 from .boards import look_of
 from .faces import FACES, GAME_NAMES
@@ -59,6 +58,18 @@ def _named(boards: dict[str, str]) -> str:
     name = titles[0].rsplit(" ", 1)[0]
     return f"{name} {', '.join(sizes[:-1])} or {sizes[-1]}"
 
+
+# Choices that say what they do in the picker, in the admin's language (the descriptions
+# once named the English values, which the picker showed translated)
+IMPORT_MODES = [
+    app_commands.Choice(name="add its lessons to mine (default)", value="merge"),
+    app_commands.Choice(name="replace my memory with it", value="replace"),
+]
+OPPONENTS = [
+    app_commands.Choice(name="random moves", value="random"),
+    app_commands.Choice(name="self-play: I play both sides", value="self"),
+    app_commands.Choice(name="a teacher who plays the lines that beat me", value="teacher"),
+]
 
 # every board named, from the faces, so that a new board is named in the "game" options too
 DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
@@ -133,25 +144,42 @@ class Admin(
         self.bot.remove_dynamic_items(AnswerButton, CancelTrainingButton)
 
     # --- commands -----------------------------------------------------------------
-    @app_commands.command(description="Forget everything I learned in this server")
+    @app_commands.command(description="Forget what I learned of one game in this server")
     @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
             return
         memory = await self.service.memory(interaction.guild_id, game)
+        count, noun = len(memory), look_of(game).noun
+        if not count:
+            await refuse(
+                interaction,
+                N_("I know no {game} lessons in this server: nothing to forget.", game=noun),
+            )
+            return
+        lang = private(interaction)
+        # the game and the number, in the question and on its button: a reset forgets one
+        # game's memory, never "everything"
+        title = lang.tn(
+            "Forget {count} {game} lesson learned in this server?",
+            "Forget {count} {game} lessons learned in this server?",
+            count,
+            game=noun,
+        )
         await self.questions.ask(
             interaction,
             "reset",
-            private(interaction).tn(
-                "Forget all {count} lesson of {game} I learned in this server? I will play "
-                "naively again. This cannot be undone.",
-                "Forget all {count} lessons of {game} I learned in this server? I will play "
-                "naively again. This cannot be undone.",
-                len(memory),
-                game=look_of(game).title,
+            f"**{title}**\n"
+            + lang.t(
+                "I will play {game} naively again; what I know of other games stays. "
+                "This cannot be undone.",
+                game=noun,
             ),
             subject=game,
+            yes=Nn_(
+                "Forget {count} {game} lesson", "Forget {count} {game} lessons", count, game=noun
+            ),
         )
 
     @app_commands.command(
@@ -201,15 +229,15 @@ class Admin(
     @app_commands.command(name="import", description="Load a memory file made by export")
     @app_commands.describe(
         file="A memory file made by /ttt-admin export",
-        mode="merge (the default) adds its lessons to mine; replace takes its memory instead",
+        mode="Add the file's lessons to my memory, or replace my memory with the file's",
         game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, mode=IMPORT_MODES)
     async def import_(
         self,
         interaction: discord.Interaction,
         file: discord.Attachment,
-        mode: Literal["merge", "replace"] = "merge",
+        mode: str = "merge",
         game: str = TICTACTOE,
     ) -> None:
         if not await manager(interaction):
@@ -355,15 +383,15 @@ class Admin(
 
     @app_commands.command(description="Train me against a practice opponent; games go on")
     @app_commands.describe(
-        opponent="random: random moves; self: against myself; teacher: plays lines that beat me",
+        opponent="Whom I play the practice games against",
         games="How many games, 1 to 1,000,000",
         game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, opponent=OPPONENTS)
     async def train(
         self,
         interaction: discord.Interaction,
-        opponent: Literal["random", "self", "teacher"],
+        opponent: str,
         games: app_commands.Range[int, 1, 1_000_000],
         game: str = TICTACTOE,
     ) -> None:
@@ -479,12 +507,12 @@ class Admin(
             await self._done(
                 interaction,
                 private(interaction).tn(
-                    "🧹 Done: I forgot all {count} lesson of {game} learned in this server. "
-                    "Game history and running games are kept.",
-                    "🧹 Done: I forgot all {count} lessons of {game} learned in this server. "
-                    "Game history and running games are kept.",
+                    "🧹 Done: I forgot {count} {game} lesson learned in this server. Game "
+                    "history and running games are kept.",
+                    "🧹 Done: I forgot {count} {game} lessons learned in this server. Game "
+                    "history and running games are kept.",
                     forgotten,
-                    game=look_of(game).title,
+                    game=look_of(game).noun,
                 ),
             )
 

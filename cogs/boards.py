@@ -28,6 +28,7 @@ class Look:
 
     game: engine.Game
     title: Msg  # the game's name
+    noun: Msg  # the same inside a sentence ("2 tic-tac-toe lessons")
     marks: ClassVar[dict[Mark, str]]  # the emoji of each player
     move_word: str  # "cell", "column"
     prompt: Msg  # what the player to move is asked to do
@@ -76,6 +77,13 @@ class Look:
         ]
 
 
+# the bot's own moves at an easier level, where it may play any move on purpose: what it
+# learned, without a promise it does not keep
+KNOWN: dict[str, Msg] = {
+    "bot_loses_known": N_("I now know {where} loses there."),
+    "bot_wins_known": N_("I now know {where} wins there."),
+}
+
 CELL_NAMES = (
     N_("the top-left corner ({cell})", cell=1),
     N_("the top edge ({cell})", cell=2),
@@ -97,6 +105,7 @@ class TicTacToeLook(Look):
     lessons: ClassVar[dict[str, Msg]] = {
         "bot_loses": N_("I won't play {where} in that position again: it loses."),
         "bot_wins": N_("Playing {where} there wins; I'll do it again."),
+        **KNOWN,
         "you_win": N_("Your move to {where} there wins; I'll remember it when I play your side."),
         "you_lose": N_("Your move to {where} there loses; I'll remember it too."),
         # a game between members, watched
@@ -107,6 +116,7 @@ class TicTacToeLook(Look):
     def __init__(self) -> None:
         self.game = engine.get_game("tictactoe")
         self.title = TITLES["tictactoe"]
+        self.noun = N_("tic-tac-toe")
 
     def where(self, move: int) -> Msg:
         return CELL_NAMES[move]
@@ -177,6 +187,7 @@ class ConnectFourLook(Look):
     lessons: ClassVar[dict[str, Msg]] = {
         "bot_loses": N_("I won't drop in {where} in that position again: it loses."),
         "bot_wins": N_("Dropping in {where} there wins; I'll do it again."),
+        **KNOWN,
         "you_win": N_("Your drop in {where} there wins; I'll remember it when I play your side."),
         "you_lose": N_("Your drop in {where} there loses; I'll remember it too."),
         "mark_wins": N_("{mark} dropping in {where} there wins; I'll remember it."),
@@ -185,7 +196,7 @@ class ConnectFourLook(Look):
 
     def __init__(self, game: str) -> None:
         self.game = engine.get_game(game)
-        self.title = TITLES[game]
+        self.title = self.noun = TITLES[game]  # a name, capitalised in a sentence too
         width = self.game.width
         self.brain_footer = N_(
             "Looking changes nothing. Columns: 1 on the left, {width} on the right.", width=width

@@ -73,7 +73,7 @@ def closed_embed(challenge: ChallengeRecord, how: str, lang: Language = ENGLISH)
     challenger = f"<@{challenge.challenger_id}>"
     if how == "declined":
         text = lang.t(
-            "❎ {opponent} declined {challenger}'s challenge.",
+            "🚫 {opponent} declined {challenger}'s challenge.",
             opponent=f"<@{challenge.opponent_id}>",
             challenger=challenger,
         )

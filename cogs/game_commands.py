@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Protocol
 
 import discord
 from discord import app_commands
@@ -27,10 +27,25 @@ from .questions import Questions
 from .replays import show_history
 from .replies import Refusal
 
-Level = Literal["learning", "medium", "easy"]
-First = Literal["me", "bot"]
-Side = Literal["me", "them", "random"]
-Ranking = Literal["lessons", "wins", "games"]
+Choice = app_commands.Choice
+# Each choice says what it means in the picker, in the member's language: a bare value
+# ("me", "bot") read the wrong way round for whoever wants the bot to start.
+FIRST = [Choice(name="you (default)", value="me"), Choice(name="the bot", value="bot")]
+SIDES = [
+    Choice(name="you", value="me"),
+    Choice(name="your opponent", value="them"),
+    Choice(name="drawn by lot (default)", value="random"),
+]
+LEVELS = [
+    Choice(name="learning (default): all I know", value="learning"),
+    Choice(name="medium: a random move now and then", value="medium"),
+    Choice(name="easy: random moves often", value="easy"),
+]
+RANKINGS = [
+    Choice(name="lessons taught (default)", value="lessons"),
+    Choice(name="wins against me", value="wins"),
+    Choice(name="games played", value="games"),
+]
 
 # installable to a server, and to a member's own account: then usable in DMs, group DMs
 # and servers that have not added the bot (see cogs.places)
@@ -132,24 +147,31 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
 
     # What every game says alike, written once: each decorator below is applied in the
     # branch that runs (one board, or a choice of boards), so exactly once per group.
-    play_options = app_commands.describe(
-        first="Who moves first: you (the default) or me",
-        level="learning (the default): all I know; medium: a random move now and then; easy: often",
-    )
+    def play_options(command):
+        described = app_commands.describe(first="Who moves first", level="How hard I play")
+        return app_commands.choices(first=FIRST, level=LEVELS)(described(command))
+
     challenge_command = group.command(
         name="challenge",
         description="Challenge a member (or anyone) to a game I watch and learn from",
     )
-    challenge_options = app_commands.describe(
-        opponent="The member to challenge (leave it out: anyone here may accept)",
-        first="Who moves first: you, them, or drawn at random (the default)",
-    )
+
+    def challenge_options(command):
+        described = app_commands.describe(
+            opponent="The member to challenge (leave it out: anyone here may accept)",
+            first="Who moves first",
+        )
+        return app_commands.choices(first=SIDES)(described(command))
+
     brain_command = group.command(
         name="brain", description="See, privately, what I know about a position"
     )
-    leaderboard_options = app_commands.describe(
-        by="lessons taught (the default), wins against me, or games played"
-    )
+
+    def leaderboard_options(command):
+        return app_commands.choices(by=RANKINGS)(
+            app_commands.describe(by="What to rank members by")(command)
+        )
+
     stats_options = app_commands.describe(
         member="Whose record to show beside the server's (yours if left out)"
     )
@@ -159,7 +181,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         @group.command(name="play", description=texts["play"])
         @play_options
         async def play(
-            interaction: discord.Interaction, first: First = "me", level: Level = "learning"
+            interaction: discord.Interaction, first: str = "me", level: str = "learning"
         ) -> None:
             await table.start_game(interaction, first, game, level)
 
@@ -168,7 +190,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         async def challenge(
             interaction: discord.Interaction,
             opponent: discord.User | None = None,  # a Member when in this server
-            first: Side = "random",
+            first: str = "random",
         ) -> None:
             if await table.may_post(interaction):
                 await table.challenges.issue(interaction, opponent, first, game)
@@ -181,9 +203,9 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         @app_commands.choices(board=choices)
         async def play_on(
             interaction: discord.Interaction,
-            first: First = "me",
+            first: str = "me",
             board: str = choices[0].value,
-            level: Level = "learning",
+            level: str = "learning",
         ) -> None:
             await table.start_game(interaction, first, board_game(board), level)
 
@@ -194,7 +216,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         async def challenge_on(
             interaction: discord.Interaction,
             opponent: discord.User | None = None,  # a Member when in this server
-            first: Side = "random",
+            first: str = "random",
             board: str = choices[0].value,
         ) -> None:
             if await table.may_post(interaction):
@@ -231,7 +253,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
 
         @group.command(name="leaderboard", description=texts["leaderboard"])
         @leaderboard_options
-        async def leaderboard(interaction: discord.Interaction, by: Ranking = "lessons") -> None:
+        async def leaderboard(interaction: discord.Interaction, by: str = "lessons") -> None:
             await table.show_leaderboard(interaction, by, game)
 
         @group.command(name="stats", description=texts["stats"])
@@ -259,7 +281,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         @app_commands.choices(board=choices)
         async def leaderboard_on(
             interaction: discord.Interaction,
-            by: Ranking = "lessons",
+            by: str = "lessons",
             board: str = choices[0].value,
         ) -> None:
             await table.show_leaderboard(interaction, by, board_game(board))

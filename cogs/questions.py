@@ -32,7 +32,7 @@ def now() -> float:
 @dataclass(frozen=True)
 class Question:
     cog: str  # the cog whose on_answer handles it
-    yes_label: Msg
+    yes_label: Msg | None  # None: each question names it (a reset, what it forgets)
     cancelled: Msg
     expired: Msg
     for_managers: bool = True  # the answer is checked for Manage Server again
@@ -44,7 +44,7 @@ HARMLESS = {("import", "merge")}
 QUESTIONS = {
     "reset": Question(
         "Admin",
-        N_("Forget everything"),
+        None,
         N_("Cancelled: I forgot nothing."),
         N_("No answer in time: I forgot nothing."),
     ),
@@ -89,10 +89,11 @@ class AnswerButton(
     ) -> None:
         yes = answer == "yes"
         about = f":{subject}" if subject else ""
+        label = (QUESTIONS[kind].yes_label or "") if yes else CANCEL  # said by Questions.ask
         super().__init__(
             discord.ui.Button(
                 custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}{about}",
-                label=str(QUESTIONS[kind].yes_label if yes else CANCEL),  # see Questions.ask
+                label=str(label),
                 style=(
                     discord.ButtonStyle.secondary
                     if not yes
@@ -157,15 +158,18 @@ class Questions:
         *,
         keep: Any = None,
         subject: str | None = None,
+        yes: Msg | None = None,
     ) -> None:
         """Ask privately, with the two buttons; ``keep`` is handed back on the answer (in
-        this process), ``subject`` is on the buttons (see :class:`AnswerButton`)."""
+        this process), ``subject`` is on the buttons (see :class:`AnswerButton`); ``yes``:
+        the yes button's label, if the question's kind has none."""
         until = int(now()) + QUESTION_SECONDS
         lang = private(interaction)
         view = discord.ui.View(timeout=None)
         for reply in ("yes", "no"):
             button = AnswerButton(kind, reply, interaction.user.id, until, interaction.id, subject)
-            button.item.label = lang.say(QUESTIONS[kind].yes_label if reply == "yes" else CANCEL)
+            label = (yes or QUESTIONS[kind].yes_label) if reply == "yes" else CANCEL
+            button.item.label = lang.say(label)
             view.add_item(button)
         if keep is not None:
             self._kept[interaction.id] = keep

@@ -311,7 +311,8 @@ class Table(commands.Cog, name="TicTacToe"):
         lang = private(interaction)
         typed = str(current).strip()  # Discord sends what is typed in a number option as a number
         return [
-            app_commands.Choice(name=f"{c + 1}: {lang.say(look.where(c))}", value=c + 1)
+            # "the centre (5)", "column 1": each names its number once
+            app_commands.Choice(name=lang.say(look.where(c)), value=c + 1)
             for c in sorted(game.board.legal_moves)  # 1 to 7, though 7x6 lists them centre out
             if str(c + 1).startswith(typed)
         ]
@@ -391,11 +392,19 @@ class Table(commands.Cog, name="TicTacToe"):
         if standings is None:
             return
         top, own = standings
+        levels = {}
+        if by == "wins":  # wins at easier levels are not ranked: the asker sees theirs
+            levels = await in_time(
+                interaction,
+                self.service.wins_by_level(interaction.guild_id, interaction.user.id, game),
+            )
+            if levels is None:
+                return
         lang = public(interaction)
         await answer(
             interaction,
             embed=leaderboard_embed(
-                top, own, by, place_name(interaction, lang), interaction.user.id, game, lang
+                top, own, by, place_name(interaction, lang), interaction.user.id, game, lang, levels
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )

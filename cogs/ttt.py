@@ -15,7 +15,7 @@ from i18n import N_
 from .game_commands import GameFace, Host
 from .places import bot_is_here, place
 from .questions import AnswerButton
-from .render import forgotten_text, help_embed
+from .render import forgotten_lines, help_embed
 from .replies import in_time, private, refuse, update
 
 
@@ -63,15 +63,14 @@ async def ask_to_forget(table: Host, interaction: discord.Interaction) -> None:
             N_("I hold no finished games of yours in this server: nothing to delete."),
         )
         return
-    await table.questions.ask(
-        interaction,
-        "forget",
-        lang.t(
-            "Delete your {games}? Your records go with them. What I learned from those "
-            "games stays, but no longer names you. This cannot be undone.",
-            games=forgotten_text(record, with_members, lang),
-        ),
-    )
+    # a title, what goes (a bullet each), what stays, and one closing line
+    question = [
+        f"**{lang.t('Delete your games and records in this server?')}**",
+        *forgotten_lines(record, with_members, lang),
+        lang.t("What I learned from those games stays, but no longer names you."),
+        lang.t("This cannot be undone."),
+    ]
+    await table.questions.ask(interaction, "forget", "\n".join(question))
 
 
 async def forget_answered(
@@ -98,10 +97,12 @@ async def forget_answered(
         lang = private(interaction)
         await update(
             interaction,
-            content=lang.t(
-                "🗑️ Deleted your {games}, and your records with them. What I learned from "
-                "them stays, without your name.",
-                games=forgotten_text(*forgotten, lang),
+            content="\n".join(
+                [
+                    lang.t("🗑️ Deleted, with your records:"),
+                    *forgotten_lines(*forgotten, lang),
+                    lang.t("What I learned from those games stays, but no longer names you."),
+                ]
             ),
             view=None,
         )

@@ -30,6 +30,7 @@ from .errors import GameError, busy_means_unchanged
 from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories
 
 ImportMode = Literal["merge", "replace"]
+IMPORT_MODES = ("merge", "replace")
 CLASSIC = "connect4-7x6"  # its import is re-proven by the solver, in a worker process
 Progress = Callable[[int, int], None]  # (steps done, steps in all), told on the event loop
 MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 KiB
@@ -199,6 +200,8 @@ def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
 def outcome_text(board: Board) -> Msg:
     if board.winner is None:
         return N_("a draw")
+    if board.game.name.startswith("connect4"):  # its players are red and yellow, never X and O
+        return N_("red wins") if board.winner is Mark.X else N_("yellow wins")
     return N_("X wins") if board.winner is Mark.X else N_("O wins")
 
 
@@ -295,15 +298,15 @@ def _contradiction(known: Callable[[int, int], int], document: Memory) -> None:
             raise GameError(
                 N_(
                     "That file says the move to {position} is a win, but this server's "
-                    "memory knows it as a loss. Nothing was changed; `mode: replace` would "
-                    "take the file's memory instead.",
+                    "memory knows it as a loss. Nothing was changed; importing it to replace "
+                    "my memory would take the file's instead.",
                     position=position,
                 )
                 if value == WON
                 else N_(
                     "That file says the move to {position} is a loss, but this server's "
-                    "memory knows it as a win. Nothing was changed; `mode: replace` would "
-                    "take the file's memory instead.",
+                    "memory knows it as a win. Nothing was changed; importing it to replace "
+                    "my memory would take the file's instead.",
                     position=position,
                 )
             )
@@ -444,6 +447,14 @@ class Brain:
         changes yet. The file is checked in a thread (seconds for a big one; the classic
         board's, re-proven by the solver, in a worker process), and
         ``progress`` told how far the check is, now and then."""
+        if mode not in IMPORT_MODES:  # a forged request: a wrong mode would merge, said replace
+            raise GameError(
+                N_(
+                    "The mode is one of {choices}, not `{mode}`.",
+                    choices=", ".join(IMPORT_MODES),
+                    mode=str(mode),
+                )
+            )
         if engine.get_game(game).classic:
             if self._reproving:
                 raise GameError(ONE_CHECK_AT_A_TIME)

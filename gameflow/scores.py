@@ -81,6 +81,14 @@ class Scoreboard:
             )
         return await self.store.leaderboard(guild_id, by, player_id=player_id, game=game)
 
+    async def wins_by_level(
+        self, guild_id: int, player_id: int, game: str = TICTACTOE
+    ) -> dict[str, int]:
+        """A player's wins against the bot at each level they played (the leaderboard
+        ranks wins at full strength only)."""
+        records = await self.store.level_records(guild_id, player_id, game=game)
+        return {level: record.bot_losses for level, record in records.items()}
+
     async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
         """The server's learning curve: at most about 500 points, however long its history."""
         return await self.store.curve(guild_id, game=game)

@@ -182,6 +182,11 @@ class GameService:
     ) -> tuple[list[Standing], Standing | None]:
         return await self.scoreboard.leaderboard(guild_id, player_id, by, game)
 
+    async def wins_by_level(
+        self, guild_id: int, player_id: int, game: str = TICTACTOE
+    ) -> dict[str, int]:
+        return await self.scoreboard.wins_by_level(guild_id, player_id, game)
+
     async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
         return await self.scoreboard.curve(guild_id, game)
 

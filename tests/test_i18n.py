@@ -178,7 +178,6 @@ def test_odd_locales_leave_nothing_behind():
 # commands' translator (descriptions kept in a constant) or a label replaced before sending
 NOT_SAID = {
     "Which game's memory: Tic-tac-toe (the default), Connect Four 4×4 or 5×4",  # described
-    "learning (the default): all I know; medium: a random move now and then; easy: often",
     "Cancel training",  # routing only: cancel_view writes the label in the server's language
     "lower left",  # matplotlib's words
     "offset points",

@@ -53,7 +53,9 @@ async def test_a_group_dm_game_teaches_the_players_own_bot_through_responses_onl
     assert lessons(bot, fake.guild_id) == 0
     # another player in the same group DM plays with his own bot
     again = await fake.answered(await fake.slash(ben, "ttt play", group))
-    assert again.message["embeds"][0]["footer"]["text"] == "Your own bot knows 0 lessons."
+    assert again.message["embeds"][0]["footer"]["text"] == (
+        "Your own bot knows nothing of tic-tac-toe yet: beat it to teach it."
+    )
     refused = await fake.answered(await fake.slash(ben, "ttt challenge", group))
     assert refused.ephemeral and "Challenges between members need a server" in refused.text
     assert tried_to_reach(fake, group) == []

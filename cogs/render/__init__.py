@@ -14,7 +14,7 @@ from .admin import (
 from .common import COLOURS, NEUTRAL, duration_text
 from .help import WELCOME, help_embed
 from .play import board_embed, board_view, brain_embed, cell_click
-from .scores import forgotten_text, leaderboard_embed, stats_embed
+from .scores import forgotten_lines, leaderboard_embed, stats_embed
 
 __all__ = [
     "COLOURS",
@@ -26,7 +26,7 @@ __all__ = [
     "brain_embed",
     "cell_click",
     "duration_text",
-    "forgotten_text",
+    "forgotten_lines",
     "help_embed",
     "interrupted_training_embed",
     "leaderboard_embed",

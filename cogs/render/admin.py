@@ -22,30 +22,36 @@ def brain_change_text(
     """Lessons and ways to beat the bot, before → after (lessons only on the classic
     board, where nobody can count the ways)."""
     look = look_of(game)
-
-    def ways(lines: int) -> str:
-        return lang.t("none: unbeatable ✅") if lines == 0 else lang.number(lines)
-
-    def row(name: str, old: int, new: int, shown=lang.number) -> str:
-        return f"{name}: {shown(old)} → **{shown(new)}**"
-
-    lessons = row(lang.t("Lessons"), before.lessons, after.lessons)
+    lessons = (
+        f"{lang.t('Lessons')}: {lang.number(before.lessons)} → **{lang.number(after.lessons)}**"
+    )
     if after.ways_to_beat_as_x is None:
         return lessons
+
+    def ways(side: str, old: int, new: int) -> str:
+        # the count is of the ways to beat the bot when it plays that side
+        if new == 0:
+            return lang.t("{side}: {before} → **0**, unbeatable ✅", side=side, before=old)
+        return lang.tn(
+            "{side}: {before} → **{count}** way left to beat me",
+            "{side}: {before} → **{count}** ways left to beat me",
+            new,
+            side=side,
+            before=old,
+        )
+
     return "\n".join(
         (
             lessons,
-            row(
-                lang.t("Ways to beat me as {mark}", mark=look.mark(Mark.X)),
+            ways(
+                lang.t("When I play {mark} (first)", mark=look.mark(Mark.X)),
                 before.ways_to_beat_as_x,
                 after.ways_to_beat_as_x,
-                ways,
             ),
-            row(
-                lang.t("Ways to beat me as {mark}", mark=look.mark(Mark.O)),
+            ways(
+                lang.t("When I play {mark} (second)", mark=look.mark(Mark.O)),
                 before.ways_to_beat_as_o,
                 after.ways_to_beat_as_o,
-                ways,
             ),
         )
     )
@@ -111,13 +117,13 @@ def training_embed(progress: TrainingProgress, lang: Language = ENGLISH) -> disc
     )
     if p.state == "running" and p.seconds_left is not None:
         figures += lang.t(" · about {time} left", time=duration_text(max(1, p.seconds_left), lang))
-    lines = [
-        progress_bar(p.played, p.games, lang),
-        figures,
-        lang.t("Lessons learned so far (saved): **{count}**", count=p.learned)
-        if p.state == "running"
-        else lang.t("Lessons learned (saved): **{count}**", count=p.learned),
-    ]
+    lines = [progress_bar(p.played, p.games, lang), figures]
+    if p.after is None:  # at the end, the lessons before → after say it
+        lines.append(
+            lang.t("Lessons learned so far (saved): **{count}**", count=p.learned)
+            if p.state == "running"
+            else lang.t("Lessons learned (saved): **{count}**", count=p.learned)
+        )
     if p.state == "done":
         lines.insert(
             0,

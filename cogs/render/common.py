@@ -28,5 +28,14 @@ def duration_text(seconds: float, lang: Language = ENGLISH) -> str:
     return lang.t("{minutes} minutes", minutes=minutes)
 
 
+def listed(parts: list[str], lang: Language = ENGLISH) -> str:
+    """Items of a list as the language separates them ("3 wins, 2 losses"; Japanese
+    writes 、)."""
+    text = parts[0]
+    for part in parts[1:]:
+        text = lang.t("{items}, {item}", items=text, item=part)
+    return text
+
+
 def mention(user_id: int | None) -> str:
     return f"<@{user_id}>"

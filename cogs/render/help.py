@@ -24,36 +24,34 @@ POST_MORTEM = N_(
     "what it proves. So one loss teaches me where I went wrong, and which column would "
     "have held."
 )
+# every game's commands, named once (each is under /ttt and /connect4 alike), then /ttt's own
+GAME_COMMANDS = N_("Under `/ttt` (tic-tac-toe) and `/connect4` (Connect Four) alike:")
 PLAYER_COMMANDS = (
     (
-        "/ttt play · /connect4 play",
+        ("play",),
         N_(
-            "a game against me in this channel (you move first); Connect Four on 7×6 unless "
-            "you pick a mini board, 4×4 or 5×4"
+            "a game against me in this channel. `first`: you or me; `level`: easy or medium "
+            "once I'm hard to beat; `board`: Connect Four on 7×6, 4×4 or 5×4"
         ),
     ),
     (
-        "/ttt move · /connect4 move",
-        N_("play a cell (1-9) or a column; the board's buttons too"),
+        ("move", "resign", "board"),
+        N_("play a cell (1-9) or a column (or click the board), give up, show the game again"),
     ),
+    (("challenge",), N_("a game against a member; I watch and learn")),
+    (("stats", "leaderboard"), N_("the server's record and yours, and who taught me most")),
+    (("brain",), N_("privately, what I know about a position")),
     (
-        "/ttt challenge · /connect4 challenge",
-        N_("a game against a member; I watch and learn"),
+        ("/ttt forget-me",),
+        N_("delete your games and records here, of tic-tac-toe and Connect Four"),
     ),
-    ("/ttt board · /ttt resign", N_("show this channel's game again, or give it up")),
-    (
-        "/ttt stats · /ttt leaderboard",
-        N_("the server's record and yours, and who taught me most"),
-    ),
-    ("/ttt brain", N_("privately, what I know about a position")),
-    ("/ttt forget-me", N_("delete your games and records here, of tic-tac-toe and Connect Four")),
 )
 ADMIN_COMMANDS = (
-    ("/ttt-admin settings", N_("where games may start, and the idle timeout")),
-    ("/ttt-admin train", N_("train me against a practice opponent while games go on")),
-    ("/ttt-admin export · import", N_("move my memory between servers, proof-checked")),
-    ("/ttt-admin reset · end-game", N_("forget what I learned, or end a stuck game")),
-    ("/ttt-admin delete-server-data", N_("delete everything I keep about this server, now")),
+    (("/ttt-admin settings",), N_("where games may start, and the idle timeout")),
+    (("/ttt-admin train",), N_("train me against a practice opponent while games go on")),
+    (("/ttt-admin export · import",), N_("move my memory between servers, proof-checked")),
+    (("/ttt-admin reset · end-game",), N_("forget what I learned, or end a stuck game")),
+    (("/ttt-admin delete-server-data",), N_("delete everything I keep about this server, now")),
 )
 
 
@@ -65,16 +63,26 @@ def help_embed(*, admin: bool, lang: Language = ENGLISH) -> discord.Embed:
         description=f"{lang.say(HOW_I_LEARN)}\n\n{lang.say(POST_MORTEM)}",
         colour=NEUTRAL,
     )
+
+    def line(names: tuple[str, ...], what) -> str:
+        # the colon as each language writes it (French puts a space before it)
+        named = " · ".join(f"`{name}`" for name in names)
+        return lang.t("{commands}: {what}", commands=named, what=what)
+
     embed.add_field(
         name=lang.t("Commands"),
-        value="\n".join(f"`{name}`: {lang.say(what)}" for name, what in PLAYER_COMMANDS),
+        value="\n".join(
+            [
+                lang.say(GAME_COMMANDS),
+                *(line(names, what) for names, what in PLAYER_COMMANDS),
+            ]
+        ),
         inline=False,
     )
     if admin:
         embed.add_field(
             name=lang.t("For server managers"),
-            value="\n".join(f"`{name}`: {lang.say(what)}" for name, what in ADMIN_COMMANDS),
+            value="\n".join(line(names, what) for names, what in ADMIN_COMMANDS),
             inline=False,
         )
-    embed.set_footer(text=lang.t("Only you can see this."))
     return embed

@@ -18,16 +18,24 @@ from .common import COLOURS, NEUTRAL, TICTACTOE, mention
 
 
 def describe_lesson(
-    lesson: Lesson, bot_mark: Mark | None, look: Look | None = None, lang: Language = ENGLISH
+    lesson: Lesson,
+    bot_mark: Mark | None,
+    look: Look | None = None,
+    lang: Language = ENGLISH,
+    *,
+    learning: bool = True,
 ) -> str:
     """One lesson in words: from the bot's side in a game against it (``bot_mark``), as
-    a watcher's note in a game between members (``None``)."""
+    a watcher's note in a game between members (``None``). Not ``learning``: the bot played
+    at an easier level, where it may play a move it knows to lose, so it promises nothing."""
     look = look or look_of(TICTACTOE)
     where = look.where(lesson.cell)
     if bot_mark is None:
         told = "mark_wins" if lesson.outcome is WIN else "mark_loses"
     elif lesson.player is bot_mark:
         told = "bot_loses" if lesson.outcome is LOSS else "bot_wins"
+        if not learning:
+            told += "_known"
     else:
         told = "you_win" if lesson.outcome is WIN else "you_lose"
     return lang.say(look.lessons[told].with_args(where=where, mark=look.mark(lesson.player)))
@@ -44,7 +52,8 @@ def lesson_text(turn: Turn, lang: Language = ENGLISH) -> str | None:
             return lang.t("Nothing new: I knew all of that already.")
         return None
     ordered = sorted(turn.lessons, key=lambda ls: (ls.player is not bot, ls.outcome is WIN))
-    lines = [describe_lesson(lesson, bot, look, lang) for lesson in ordered[:3]]
+    learning = game.level == "learning"
+    lines = [describe_lesson(lesson, bot, look, lang, learning=learning) for lesson in ordered[:3]]
     more = len(turn.lessons) - len(lines)
     if more > 0:
         lines.append(lang.tn("…and {count} more lesson.", "…and {count} more lessons.", more))
@@ -138,11 +147,12 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
             title = lang.t("{you} you vs me {me}", you=you, me=me)
         status = status_text(game, turn, lang)
     else:
-        title = lang.t("between members, watched by me")
-        status = f"{players_text(game)}\n{status_text(game, lang=lang)}"
+        title = None  # the players are named below, where a mention shows a name
+        watching = lang.t("{players} · I'm watching", players=players_text(game))
+        status = f"{watching}\n{status_text(game, lang=lang)}"
     drawn = look.rows(game.board.code, game.moves[-1] if game.moves else None)
     embed = discord.Embed(
-        title=f"{lang.say(look.title)}: {title}",
+        title=lang.say(look.title) if title is None else f"{lang.say(look.title)}: {title}",
         description=f"{drawn}\n\n{status}",
         colour=COLOURS.get(game.result, NEUTRAL),
     )
@@ -150,20 +160,33 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     if learned:
         name = lang.t("What I learned") if game.vs_bot else lang.t("I watched and learned")
         embed.add_field(name=name, value=learned, inline=False)
-    embed.set_footer(
-        text=lang.tn(
-            "Your own bot knows {count} lesson.",
-            "Your own bot knows {count} lessons.",
-            turn.memory_size,
-        )
-        if is_own_bot(game.guild_id)
-        else lang.tn(
-            "I know {count} lesson in this server.",
-            "I know {count} lessons in this server.",
-            turn.memory_size,
-        )
-    )
+    embed.set_footer(text=memory_footer(turn.memory_size, game, lang))
     return embed
+
+
+def memory_footer(count: int, game: Game, lang: Language = ENGLISH) -> str:
+    """How much the bot knows of this game and board: each has its own memory, so a
+    count without its game reads as the bot forgetting between games."""
+    title = look_of(game.kind).noun
+    if is_own_bot(game.guild_id):
+        if not count:
+            return lang.t(
+                "Your own bot knows nothing of {game} yet: beat it to teach it.", game=title
+            )
+        return lang.tn(
+            "Your own bot knows {count} {game} lesson.",
+            "Your own bot knows {count} {game} lessons.",
+            count,
+            game=title,
+        )
+    if not count:
+        return lang.t("Nothing learned here yet: beat me to teach me.")
+    return lang.tn(
+        "I know {count} {game} lesson here.",
+        "I know {count} {game} lessons here.",
+        count,
+        game=title,
+    )
 
 
 CELL_CLICK = re.compile(r"ttt:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<cell>[1-9])")

@@ -7,27 +7,41 @@ import discord
 
 from engine import Mark
 from gameflow import COMMANDS, LEVELS, MemberRecord, Record, Standing, Stats
-from i18n import ENGLISH, N_, Language
+from i18n import ENGLISH, N_, Language, Msg
 
 from ..boards import look_of
-from .common import NEUTRAL, TICTACTOE
+from .common import NEUTRAL, TICTACTOE, listed
 from .play import LEVEL_NAMES
 
 
+def outcomes_text(won: int, lost: int, drawn: int, abandoned: int, lang: Language) -> str:
+    """A player's games, from their side: "3 wins, 2 losses" (one point of view everywhere:
+    a record never switches to the bot's). What never happened is left out."""
+    parts = []
+    if won:
+        parts.append(lang.tn("{count} win", "{count} wins", won))
+    if lost:
+        parts.append(lang.tn("{count} loss", "{count} losses", lost))
+    if drawn:
+        parts.append(lang.tn("{count} draw", "{count} draws", drawn))
+    if abandoned:
+        parts.append(lang.t("{count} abandoned", count=abandoned))
+    return listed(parts, lang) if parts else lang.tn("{count} win", "{count} wins", 0)
+
+
 def record_text(record: Record, lang: Language = ENGLISH) -> str:
-    """How games against the bot went, from its side: "I won 2, lost 1, drew 0"."""
-    text = lang.t(
-        "I won {won}, lost {lost}, drew {drawn}",
-        won=record.bot_wins,
-        lost=record.bot_losses,
-        drawn=record.draws,
-    )
-    if record.unfinished:
-        text += lang.t("; {count} abandoned", count=record.unfinished)
-    return text
+    """Games against the bot, from the players' side."""
+    return outcomes_text(record.bot_losses, record.bot_wins, record.draws, record.unfinished, lang)
+
+
+def member_record_text(record: MemberRecord, lang: Language = ENGLISH) -> str:
+    """A member's games with other members, from their side."""
+    return outcomes_text(record.won, record.lost, record.drawn, record.unfinished, lang)
 
 
 def games_text(record: Record, lang: Language = ENGLISH) -> str:
+    if not record.games:
+        return lang.t("No games against me yet.")
     return lang.tn(
         "**{count} game** against me: {record}",
         "**{count} games** against me: {record}",
@@ -36,49 +50,78 @@ def games_text(record: Record, lang: Language = ENGLISH) -> str:
     )
 
 
-def forgotten_text(record: Record, with_members: MemberRecord, lang: Language = ENGLISH) -> str:
-    """What forget-me deletes: games against the bot, and the member's side of games
-    with other members (those stay the other member's)."""
-    text = lang.tn(
-        "{count} finished game against me in this server",
-        "{count} finished games against me in this server",
-        record.games,
-    )
+def forgotten_lines(
+    record: Record, with_members: MemberRecord, lang: Language = ENGLISH
+) -> list[str]:
+    """What forget-me deletes, a bullet each: games against the bot, and the member's side
+    of games with other members (those stay the other member's)."""
+    lines = []
     if record.games:
-        text += f" ({record_text(record, lang)})"
-    if with_members.games:
-        text += lang.tn(
-            ", and your name from {count} game with other members (they stay in the other "
-            "member's record)",
-            ", and your name from {count} games with other members (they stay in the other "
-            "member's record)",
-            with_members.games,
+        lines.append(
+            lang.tn(
+                "your {count} finished game against me ({record})",
+                "your {count} finished games against me ({record})",
+                record.games,
+                record=record_text(record, lang),
+            )
         )
-    return text
+    if with_members.games:
+        lines.append(
+            lang.tn(
+                "your name in {count} game with other members (it stays in their record)",
+                "your name in {count} games with other members (they stay in their records)",
+                with_members.games,
+            )
+        )
+    return [f"• {line}" for line in lines]
 
 
-def member_games_text(record: MemberRecord, *, server: bool, lang: Language = ENGLISH) -> str:
-    """Games between members: for a server, how many were won or drawn; for a member,
-    how they went for them."""
-    if server:
-        parts = [
-            lang.t("{count} with a winner", count=record.won),
-            lang.t("{count} drawn", count=record.drawn),
-        ]
-    else:
-        parts = [
-            lang.t("won {count}", count=record.won),
-            lang.t("lost {count}", count=record.lost),
-            lang.t("drew {count}", count=record.drawn),
-        ]
+def server_members_text(record: MemberRecord, lang: Language = ENGLISH) -> str:
+    """A server's games between members: how many were won or drawn (nothing if none)."""
+    if not record.games:
+        return ""
+    parts = [
+        lang.t("{count} with a winner", count=record.won),
+        lang.t("{count} drawn", count=record.drawn),
+    ]
     if record.unfinished:
         parts.append(lang.t("{count} abandoned", count=record.unfinished))
     return lang.tn(
         "**{count} game** between members: {parts}",
         "**{count} games** between members: {parts}",
         record.games,
-        parts=", ".join(parts),
+        parts=listed(parts, lang),
     )
+
+
+def player_text(stats: Stats, name: str | None, game: str, lang: Language) -> str:
+    """A player's record, from their side: against the bot (and at each level they
+    played), and with other members. ``name`` ``None``: the asker's own ("You vs me")."""
+    if not stats.player.games and not stats.player_with_members.games:
+        if name is None:
+            return lang.t("No games yet: try `{command} play`.", command=COMMANDS[game])
+        return lang.t("No games yet.")
+
+    def told(record: str, own: Msg, named: Msg) -> str:
+        """``own`` for the asker ("You vs me"), ``named`` for another member."""
+        said = own if name is None else named.with_args(name=name)
+        return lang.say(said.with_args(record=record))
+
+    against_me = stats.player.games and told(
+        record_text(stats.player, lang), N_("You vs me: {record}"), N_("{name} vs me: {record}")
+    )
+    levels = set(stats.player_levels) - {"learning"} and " · ".join(  # each level they played
+        lang.t("{level}: {record}", level=LEVEL_NAMES[level], record=record_text(record, lang))
+        for level, record in sorted(
+            stats.player_levels.items(), key=lambda item: list(LEVELS).index(item[0])
+        )
+    )
+    with_members = stats.player_with_members.games and told(
+        member_record_text(stats.player_with_members, lang),
+        N_("You vs members: {record}"),
+        N_("{name} vs members: {record}"),
+    )
+    return "\n".join(line for line in (against_me, levels, with_members) if line)
 
 
 def stats_embed(
@@ -97,9 +140,7 @@ def stats_embed(
         if not v.beatable:
             return lang.t("✅ unbeatable")
         return lang.tn(
-            "still beatable: {count} way to beat me",
-            "still beatable: {count} ways to beat me",
-            v.losing_lines,
+            "{count} way left to beat me", "{count} ways left to beat me", v.losing_lines
         )
 
     look = look_of(game)
@@ -109,28 +150,23 @@ def stats_embed(
         else lang.t("{game} in {server}", game=look.title, server=guild_name),
         colour=NEUTRAL,
     )
-    embed.add_field(
-        name=lang.t("This server") if guild_name is not None else lang.t("Your own bot"),
-        value=f"{games_text(stats.server, lang)}\n"
-        f"{member_games_text(stats.between_members, server=True, lang=lang)}",
-        inline=False,
-    )
-    levels = ""
-    if set(stats.player_levels) - {"learning"}:  # their record at each level they played
-        levels = "\n" + " · ".join(
-            f"{lang.say(LEVEL_NAMES[level])}: {record_text(record, lang)}"
-            for level, record in sorted(
-                stats.player_levels.items(), key=lambda item: list(LEVELS).index(item[0])
-            )
+    own = asker_id in (None, player.id)
+    if guild_name is not None:  # outside a server, the server's record is the player's
+        embed.add_field(
+            name=lang.t("This server"),
+            value="\n".join(
+                line
+                for line in (
+                    games_text(stats.server, lang),
+                    server_members_text(stats.between_members, lang),
+                )
+                if line
+            ),
+            inline=False,
         )
     embed.add_field(
-        name=(
-            lang.t("You ({name})", name=player.display_name)
-            if asker_id in (None, player.id)
-            else player.display_name
-        ),
-        value=f"{games_text(stats.player, lang)}{levels}\n"
-        f"{member_games_text(stats.player_with_members, server=False, lang=lang)}",
+        name=lang.t("You ({name})", name=player.display_name) if own else player.display_name,
+        value=player_text(stats, None if own else player.display_name, game, lang),
         inline=False,
     )
     embed.add_field(name=lang.t("Lessons learned"), value=lang.number(stats.facts), inline=True)
@@ -159,16 +195,21 @@ def stats_embed(
         )
         return embed
     embed.add_field(
-        name=lang.t("Playing {mark} (first)", mark=look.mark(Mark.X)),
+        name=lang.t("When I play {mark} (first)", mark=look.mark(Mark.X)),
         value=beatable(stats.beatable_as_x),
         inline=True,
     )
     embed.add_field(
-        name=lang.t("Playing {mark} (second)", mark=look.mark(Mark.O)),
+        name=lang.t("When I play {mark} (second)", mark=look.mark(Mark.O)),
         value=beatable(stats.beatable_as_o),
         inline=True,
     )
+    embed.set_footer(text=lang.say(WAY))
     return embed
+
+
+# what "a way to beat me" counts, said once under the counts
+WAY = N_("A way to beat me: a sequence of moves that wins against the moves I would play now.")
 
 
 LEADERBOARD_TITLES = {
@@ -196,9 +237,12 @@ def leaderboard_embed(
     player_id: int,
     game: str = TICTACTOE,
     lang: Language = ENGLISH,
+    wins_by_level: dict[str, int] | None = None,
 ) -> discord.Embed:
     """The top 10, and the caller's own line below when they are not in it. Members are
-    shown as mentions (names, for whoever can see them), and nobody is pinged."""
+    shown as mentions (names, for whoever can see them), and nobody is pinged.
+    ``wins_by_level``: the caller's wins at each level, for the ranking by wins (which
+    counts the learning level only: the others are said beside their own count)."""
     command = COMMANDS[game]
     lines = [standing_line(row, by, lang) for row in top] or [
         lang.t(
@@ -206,12 +250,24 @@ def leaderboard_embed(
             command=command,
         )
     ]
+    easier = [
+        lang.t("{count} at {level}", count=count, level=LEVEL_NAMES[level])
+        for level, count in sorted((wins_by_level or {}).items(), key=lambda item: LEVELS[item[0]])
+        if level != "learning" and count
+    ]
     if own is not None and all(row.player_id != player_id for row in top):
         lines += ["…", standing_line(own, by, lang)]
-    elif own is None:
+    elif own is None and not easier:
         lines += [
             "",
             lang.t("You are not on it yet: no {what} so far.", what=LEADERBOARD_TITLES[by]),
+        ]
+    if easier:
+        lines += [
+            "",
+            lang.t(
+                "You: {count} ({easier})", count=own.wins if own else 0, easier=listed(easier, lang)
+            ),
         ]
     ranking = LEADERBOARD_TITLES[by]
     title = (
@@ -225,5 +281,12 @@ def leaderboard_embed(
         )
     )
     embed = discord.Embed(title=title, description="\n".join(lines), colour=NEUTRAL)
-    embed.set_footer(text=lang.t("Ties go to whoever got there first."))
+    embed.set_footer(
+        text=lang.t(
+            "Only wins at the learning level count: wins at easy and medium are not ranked. "
+            "Ties go to whoever got there first."
+        )
+        if by == "wins"
+        else lang.t("Ties go to whoever got there first.")
+    )
     return embed

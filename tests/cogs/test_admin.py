@@ -10,6 +10,11 @@ async def lessons(w, member) -> int:
     )
 
 
+def yes_label(question) -> str:
+    """A question's yes button: a reset's names the game and the count it forgets."""
+    return question.response.message.components[0].children[0].label
+
+
 async def test_reset_is_hidden_from_members_without_manage_server(world):
     w = world
     assert "ttt-admin reset" in w.admin.available_commands(w.channel)
@@ -38,7 +43,9 @@ async def test_reset_asks_first_and_cancel_forgets_nothing(world):
     await play_line(w, w.alice, [1, 4, 7])
     learned = await lessons(w, w.alice)
     question = await w.admin.slash(w.channel, "ttt-admin reset")
-    assert question.ephemeral and f"Forget all {learned} lessons" in question.response.content
+    assert question.ephemeral and f"Forget {learned} tic-tac-toe lessons" in (
+        question.response.content
+    )
     assert await lessons(w, w.alice) == learned  # asking changed nothing
     answer = await w.admin.click(question.response.message, label="Cancel")
     assert answer.response.content == "Cancelled: I forgot nothing."
@@ -66,8 +73,10 @@ async def test_confirmed_reset_wipes_this_servers_memory_and_nothing_else(world)
     await w.alice.slash(w.channel, "ttt play")  # a running game survives the reset
 
     question = await w.admin.slash(w.channel, "ttt-admin reset")
-    done = await w.admin.click(question.response.message, label="Forget everything")
-    assert f"forgot all {learned} lessons" in done.response.content
+    done = await w.admin.click(
+        question.response.message, label=f"Forget {learned} tic-tac-toe lessons"
+    )
+    assert f"forgot {learned} tic-tac-toe lessons" in done.response.content
     assert await lessons(w, w.alice) == 0
     stats = await w.alice.slash(w.channel, "ttt stats")
     history = next(f.value for f in stats.response.embeds[0].fields if f.name == "This server")

@@ -19,7 +19,8 @@ async def test_a_dm_game_teaches_the_players_own_bot_and_not_the_server(world, s
     assert board_of(board) == "XOOX..X.."
     learned = next(f for f in board.embeds[0].fields if f.name == "What I learned")
     assert "won't play the top-right corner (3) in that position again" in learned.value
-    assert board.embeds[0].footer.text.startswith("Your own bot knows ")
+    memory = len(await simcord_bot.service.memory(own_bot(alice.id)))
+    assert board.embeds[0].footer.text == f"Your own bot knows {memory} tic-tac-toe lessons."
 
     service = simcord_bot.service
     assert len(await service.memory(own_bot(alice.id))) > 0  # her own bot learned
@@ -27,8 +28,11 @@ async def test_a_dm_game_teaches_the_players_own_bot_and_not_the_server(world, s
 
     stats = (await alice.slash("ttt stats")).response.embeds[0]
     assert stats.title == "Tic-tac-toe with your own bot"
-    fields = {f.name: f.value for f in stats.fields}
-    assert fields["Your own bot"].startswith("**1 game** against me: I won 0, lost 1")
+    # in a DM, one record (the server's would be the same) and no line between members
+    assert [(f.name, f.value) for f in stats.fields][:2] == [
+        ("You (alice)", "You vs me: 1 win"),
+        ("Lessons learned", str(memory)),
+    ]
     bobs = (await w.bob.user.slash("ttt stats")).response.embeds[0]
     assert {f.name: f.value for f in bobs.fields}["Lessons learned"] == "0"  # his is his own
 

@@ -84,7 +84,7 @@ async def test_import_shows_what_would_change_then_changes_exactly_that(world, d
     question = await imported(w, document, confirm=False)
     text = question.response.content
     x_before = engine.analyse(before, Mark.X).losing_lines
-    assert f"Ways to beat me as ❌: {x_before:,} → **none: unbeatable ✅**" in text
+    assert f"When I play ❌ (first): {x_before:,} → **0**, unbeatable ✅" in text
     assert stored_memory(db_path, w.guild.id) == before
     done = await w.admin.click(question.response.message, label="Import")
     after = stored_memory(db_path, w.guild.id)
@@ -186,7 +186,7 @@ async def test_a_merge_that_contradicts_the_servers_memory_is_refused(world, db_
         )
     result = await w.admin.slash(w.channel, "ttt-admin import", file=file_of(document))
     assert result.ephemeral and "this server's memory knows it as a" in result.response.content
-    assert "`mode: replace`" in result.response.content
+    assert "importing it to replace my memory" in result.response.content
     assert len(stored_memory(db_path, w.guild.id)) == 1
 
 

@@ -73,7 +73,9 @@ async def test_a_won_member_game_is_watched_and_learned_from(w, click):
     assert "❌ on the top-right corner (3) there wins" in learned.value
     assert await lessons_known(w, w.alice) > 0
     await stored_facts_are_true(w)
-    boards = [m for m in w.channel.history() if m.embeds and "members" in m.embeds[0].title]
+    boards = [
+        m for m in w.channel.history() if m.embeds and "watching" in (m.embeds[0].description or "")
+    ]
     assert [m.id for m in boards] == [final.id]  # one board per game
 
 
@@ -87,7 +89,7 @@ async def test_a_drawn_member_game_and_the_stats_and_leaderboard_count_it(w):
     stats = await w.alice.slash(w.channel, "ttt stats")
     fields = {f.name: f.value for f in stats.response.embeds[0].fields}
     assert "**1 game** between members: 0 with a winner, 1 drawn" in fields["This server"]
-    assert "**1 game** between members: won 0, lost 0, drew 1" in fields["You (alice)"]
+    assert "You vs members: 1 draw" in fields["You (alice)"]
     ranked = await w.alice.slash(w.channel, "ttt leaderboard", by="games")
     text = ranked.response.embeds[0].description
     assert f"<@{w.alice.id}>: **1 game**" in text and f"<@{w.bob.id}>: **1 game**" in text
@@ -204,7 +206,9 @@ async def test_an_invitations_buttons_work_only_where_it_was_posted(w):
             assert result.ephemeral, result.response
             assert "not in this channel" in result.response.content
     assert w.env.backend.messages[w.channel.id][invitation.id].embeds  # untouched
-    running = [m for m in w.channel.history() if m.embeds and "members" in m.embeds[0].title]
+    running = [
+        m for m in w.channel.history() if m.embeds and "watching" in (m.embeds[0].description or "")
+    ]
     assert not running  # no game started anywhere
     board = await accept(w, w.bob, invitation)  # it still works where it was posted
     assert board_of(board) == "........."

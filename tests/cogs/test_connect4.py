@@ -176,11 +176,12 @@ async def test_stats_and_leaderboard_are_per_game(world):
     embed = stats.response.embeds[0]
     assert "Connect Four 4×4" in embed.title
     fields = {f.name: f.value for f in embed.fields}
-    assert int(fields["Lessons learned"]) > 0 and "Playing 🔴 (first)" in fields
+    assert int(fields["Lessons learned"]) > 0 and "When I play 🔴 (first)" in fields
     assert "1 game" in fields["This server"]
     tic = await w.alice.slash(w.channel, "ttt stats")
     tic_fields = {f.name: f.value for f in tic.response.embeds[0].fields}
-    assert tic_fields["Lessons learned"] == "0" and "0 games" in tic_fields["This server"]
+    assert tic_fields["Lessons learned"] == "0"
+    assert tic_fields["This server"] == "No games against me yet."
     other = await w.alice.slash(w.channel, "connect4 stats", board="5x4")
     assert "Connect Four 5×4" in other.response.embeds[0].title
     board = await w.alice.slash(w.channel, "connect4 leaderboard", board="4x4")
@@ -220,10 +221,12 @@ async def test_admin_reset_of_connect4_forgets_only_its_memory_even_after_a_rest
     await play_line(w, w.alice, [1, 4, 7])
     tic = stored(db_path, w.guild.id, "tictactoe")
     question = await w.admin.slash(w.channel, "ttt-admin reset", game="connect4")
-    assert question.ephemeral and "of Connect Four 4×4" in question.response.content
+    assert question.ephemeral and "Connect Four 4×4 lesson" in question.response.content
     await w.env.restart_bot(new_bot())  # the question's game rides on its buttons
-    done = await w.admin.click(question.response.message, label="Forget everything")
-    assert "of Connect Four 4×4" in done.response.content
+    label = question.response.message.components[0].children[0].label
+    assert label.startswith("Forget ") and label.endswith(" Connect Four 4×4 lessons")
+    done = await w.admin.click(question.response.message, label=label)
+    assert "Connect Four 4×4 lessons" in done.response.content
     assert stored(db_path, w.guild.id) == [] and stored(db_path, w.guild.id, "tictactoe") == tic
 
 
@@ -248,7 +251,7 @@ async def test_admin_export_and_import_of_connect4_per_server(world, db_path):
     question = await admin.slash(
         channel, "ttt-admin import", file=file_of(document), game="connect4"
     )
-    assert question.ephemeral and "Ways to beat me as 🔴" in question.response.content
+    assert question.ephemeral and "When I play 🔴 (first)" in question.response.content
     await admin.click(question.response.message, label="Import")
     assert sorted(stored(db_path, other.id)) == sorted(stored(db_path, w.guild.id))
 
@@ -268,6 +271,6 @@ async def test_admin_training_of_connect4_shows_progress_and_saves_only_true_les
     done = await until(w, started.response.message.id, "✅ Done: 3,000 games")
     facts = stored(db_path, w.guild.id)
     assert f"Lessons: 0 → **{len(facts):,}**" in done.embeds[0].description
-    assert "Ways to beat me as 🔴" in done.embeds[0].description
+    assert "When I play 🔴 (first)" in done.embeds[0].description
     assert_true(facts)
     assert stored(db_path, w.guild.id, "tictactoe") == []

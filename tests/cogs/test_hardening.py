@@ -6,7 +6,7 @@ import discord
 
 from cogs.render import duration_text
 from tests.cogs.conftest import board_of
-from tests.cogs.test_admin import lessons
+from tests.cogs.test_admin import lessons, yes_label
 from tests.cogs.test_games import play_line
 
 
@@ -43,8 +43,8 @@ async def test_the_reset_question_still_answers_after_a_restart(world, new_bot):
     learned = await lessons(w, w.alice)
     question = await w.admin.slash(w.channel, "ttt-admin reset")
     await w.env.restart_bot(new_bot())
-    done = await w.admin.click(question.response.message, label="Forget everything")
-    assert f"forgot all {learned} lessons" in done.response.content
+    done = await w.admin.click(question.response.message, label=yes_label(question))
+    assert f"forgot {learned} tic-tac-toe lessons" in done.response.content
     assert await lessons(w, w.alice) == 0
 
 
@@ -55,7 +55,7 @@ async def test_a_reset_question_past_its_time_says_so_when_clicked_after_a_resta
     question = await w.admin.slash(w.channel, "ttt-admin reset")
     await w.env.restart_bot(new_bot())  # the restart cancels the old process's expiry
     await w.env.advance_time(61)
-    late = await w.admin.click(question.response.message, label="Forget everything")
+    late = await w.admin.click(question.response.message, label=yes_label(question))
     assert late.response.content == "No answer in time: I forgot nothing."
     assert not late.response.components
     assert await lessons(w, w.alice) == learned
@@ -99,7 +99,8 @@ def test_a_finished_training_says_so_in_final_words():
         TrainingProgress(1, 1, "random", 20_000, 20_000, 461, 0.3, "done", figures, figures)
     )
     assert "✅ Done: 20,000 games in under a second." in done.description
-    assert "Lessons learned (saved): **461**" in done.description
+    assert "Lessons learned (saved)" not in done.description  # the change says it
+    assert "Lessons: 0 → **0**" in done.description
     assert "so far" not in done.description
     running = training_embed(
         TrainingProgress(1, 1, "random", 20_000, 5_000, 120, 0.1, "running", figures)
@@ -108,7 +109,7 @@ def test_a_finished_training_says_so_in_final_words():
 
 
 async def test_a_question_answers_once_even_from_a_board_not_redrawn(world):
-    """Cancel, then "Forget everything" from the question as first shown (a quick second
+    """Cancel, then "Forget" from the question as first shown (a quick second
     click, or a client that has not redrawn): the second click changes nothing (issue 16,
     item 8)."""
     import copy
@@ -125,7 +126,7 @@ async def test_a_question_answers_once_even_from_a_board_not_redrawn(world):
     message = question.response.message
     first_shown = copy.deepcopy(w.env.backend.get_message(w.channel.id, message.id))
     labels = {b.label: b.custom_id for row in message.components for b in row.children}
-    yes = labels["Forget everything"]
+    yes = labels[f"Forget {learned} tic-tac-toe lessons"]
     cancelled = await w.admin.click(message, label="Cancel")
     assert "Cancelled" in cancelled.response.content
     data = {"custom_id": yes, "component_type": 2}

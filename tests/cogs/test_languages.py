@@ -2,6 +2,7 @@
 language, a public message in the server's, English otherwise; and the slash commands'
 localizations as Discord receives them."""
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -23,7 +24,10 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
     embed = started.response.embeds[0]
     assert embed.title == "Tic-Tac-Toe: ❌ du gegen mich ⭕"
     assert f"Du bist dran, {s.alice.mention} (❌): wähle ein freies Feld." in embed.description
-    assert embed.footer.text == "Ich kenne 0 Lektionen auf diesem Server."
+    # nothing learned yet: an invitation, not a count of zero (issue 26, item 1)
+    assert embed.footer.text == (
+        "Hier habe ich noch nichts gelernt: Besiege mich, um es mir beizubringen."
+    )
 
     await s.alice.slash(s.channel, "ttt move", cell=1)
     refused = await s.alice.slash(s.channel, "ttt move", cell=1)
@@ -41,16 +45,15 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
         "In dieser Stellung setze ich nie wieder auf die obere rechte Ecke (3): Das verliert."
         in learned.value
     )
-    assert embed.footer.text.startswith("Ich kenne ") and "Lektion" in embed.footer.text
+    assert re.fullmatch(r"Ich kenne hier [0-9]+ Lektionen in Tic-Tac-Toe\.", embed.footer.text)
     rematch = board.components[-1].children[0]
     assert rematch.label == "Revanche"
 
     stats = (await s.alice.slash(s.channel, "ttt stats")).response.embeds[0]
     assert stats.title == "Tic-Tac-Toe auf Heim"
     fields = {f.name: f.value for f in stats.fields}
-    assert fields["Dieser Server"].startswith(
-        "**1 Partie** gegen mich: Ich habe 0 gewonnen, 1 verloren, 0 unentschieden"
-    )
+    assert fields["Dieser Server"] == "**1 Partie** gegen mich: 1 Sieg"
+    assert fields["Du (alice)"] == "Du gegen mich: 1 Sieg"  # one point of view
     assert "Gelernte Lektionen" in fields
 
 
@@ -114,6 +117,44 @@ async def test_the_synced_commands_carry_every_language(world):
     assert ttt["description_localizations"]["de"] == (
         "Spiel Tic-Tac-Toe gegen einen Bot, der aus seinen Niederlagen lernt"
     )
+
+
+def option(synced, group: str, command: str, name: str) -> dict:
+    found = synced[(group, 1)]
+    (cmd,) = (o for o in found["options"] if o["name"] == command)
+    (opt,) = (o for o in cmd["options"] if o["name"] == name)
+    return opt
+
+
+async def test_choices_say_who_and_what_in_every_language(world):
+    """Issue 26, items 2 and 16: ``first`` offers "you (default)" and "the bot", each
+    translated; descriptions name no English value; "drawn by lot" (who moves first) and
+    "random moves" (a practice opponent) are told apart in every language."""
+    synced = world.env.backend.commands[None]
+    for group in ("ttt", "connect4"):
+        first = option(synced, group, "play", "first")
+        assert [(c["name"], c["value"]) for c in first["choices"]] == [
+            ("you (default)", "me"),
+            ("the bot", "bot"),
+        ]
+        assert first["description"] == "Who moves first"
+        for choice in first["choices"]:
+            said = choice["name_localizations"]
+            assert set(LANGUAGES) <= set(said) and len(set(said.values())) > 1
+    lots = option(synced, "ttt", "challenge", "first")["choices"][2]
+    opponent = option(synced, "ttt-admin", "train", "opponent")
+    assert [c["name"] for c in opponent["choices"]] == [
+        "random moves",
+        "self-play: I play both sides",
+        "a teacher who plays the lines that beat me",
+    ]
+    random_moves = opponent["choices"][0]["name_localizations"]
+    assert all(lots["name_localizations"][lang] != random_moves[lang] for lang in LANGUAGES)
+    mode = option(synced, "ttt-admin", "import", "mode")
+    for described in (opponent, mode, option(synced, "ttt", "play", "level")):
+        for value in (c["value"] for c in described["choices"]):
+            assert f"{value}:" not in described["description"]
+            assert f"{value} (" not in described["description"]
 
 
 @pytest.mark.parametrize("locale", ["es-419", "en-GB", "pt-BR"])

@@ -22,7 +22,7 @@ async def test_the_bot_plays_learns_and_restarts_on_postgresql(world, new_bot, m
         stats = await w.bob.slash(w.channel, "ttt stats")
         fields = {f.name: f.value for f in stats.response.embeds[0].fields}
         assert int(fields["Lessons learned"]) > 0
-        assert "**1 game** against me: I won 0, lost 1" in fields["This server"]
+        assert "**1 game** against me: 1 win" in fields["This server"]
         again = await w.alice.slash(w.channel, "ttt play")
         assert board_of(again.response.message) == "........."
         db = await asyncpg.connect(url, server_settings={"search_path": schema})

@@ -129,11 +129,18 @@ async def test_forget_me_deletes_the_callers_games_after_asking_and_keeps_the_le
     await play_line(w, w.bob, [2, 5, 8], first="bot")
     learned = await lessons(w, w.alice)
     question = await w.alice.slash(w.channel, "ttt forget-me")
-    assert question.ephemeral and "Delete your 1 finished game" in question.response.content
+    assert question.ephemeral
+    # a title, a bullet per thing deleted, and one closing line (issue 26, item 14)
+    assert question.response.content.splitlines() == [
+        "**Delete your games and records in this server?**",
+        "• your 1 finished game against me (1 win)",
+        "What I learned from those games stays, but no longer names you.",
+        "This cannot be undone.",
+    ]
     done = await w.alice.click(question.response.message, label="Delete my games")
-    assert "Deleted your 1 finished game" in done.response.content
+    assert "• your 1 finished game against me (1 win)" in done.response.content
     stats = fields_of(await w.alice.slash(w.channel, "ttt stats"))
-    assert stats["You (alice)"].startswith("**0 games**")
+    assert stats["You (alice)"] == "No games yet: try `/ttt play`."
     assert stats["This server"].startswith("**1 game**")  # bob's stays
     assert await lessons(w, w.alice) == learned
 
@@ -148,7 +155,7 @@ async def test_forget_me_refuses_with_a_running_game_or_no_games(world):
     refused = await w.alice.click(question.response.message, label="Delete my games")
     assert "Finish it or `/ttt resign` first" in refused.response.content
     stats = fields_of(await w.alice.slash(w.channel, "ttt stats"))
-    assert stats["You (alice)"].startswith("**1 game**")
+    assert stats["You (alice)"] == "You vs me: 1 win"
 
 
 @pytest.mark.parametrize("option", ["allow_channel", "end-game channel"])
@@ -180,7 +187,7 @@ async def test_help_is_private_and_shows_admins_their_commands_too(world):
     member = await w.alice.slash(w.channel, "ttt help")
     assert member.ephemeral
     fields = {f.name: f.value for f in member.response.embeds[0].fields}
-    assert "/connect4 play" in fields["Commands"] and "For server managers" not in fields
+    assert "`/connect4`" in fields["Commands"] and "For server managers" not in fields
     assert "remember the position that cost me" in member.response.embeds[0].description
     admin = await w.admin.slash(w.channel, "ttt help")
     assert (
@@ -267,6 +274,6 @@ async def test_forget_me_covers_connect_four_in_a_server_and_in_a_dm(world, simc
         assert question.ephemeral and "nothing to delete" not in question.response.content
         clicker = alice.user if where is None else alice
         done = await clicker.click(question.response.message, label="Delete my games")
-        assert "Deleted your" in done.response.content
+        assert "Deleted" in done.response.content
         assert (await service.player_totals(here, alice.id))[0].games == 0
         assert (await service.record(here, alice.id, game="connect4")).games == 0

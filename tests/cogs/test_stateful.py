@@ -277,16 +277,21 @@ class BotUnderAttack(RuleBasedStateMachine):
         _guild, channels, _members = self.servers[where[0]]
         admin = self.admins[where[0]]
         question = self.act(where, admin.slash(channels[where[1]], "ttt-admin reset", game=game))
-        label = "Forget everything" if confirm else "Cancel"
-        TALLY["resets" if confirm else "cancelled resets"] += 1
         message = question.response.message
+        if message is None or not message.components:  # nothing learned: nothing to ask
+            assert question.ephemeral and "nothing to forget" in question.response.content
+            TALLY["resets with nothing to forget"] += 1
+            return
+        yes = message.components[0].children[0].label  # names the game and the count
+        label = yes if confirm else "Cancel"
+        TALLY["resets" if confirm else "cancelled resets"] += 1
         first_shown = copy.deepcopy(self.env.backend.get_message(message.channel.id, message.id))
         labels = {b.label: b.custom_id for row in message.components for b in row.children}
         self.act(where, admin.click(message, label=label))
         # a second click, from the question as first shown, answers nothing (issue 16,
         # item 8): the facts must stay as the first answer left them
         facts = self.stored_facts(where[0])
-        data = {"custom_id": labels["Forget everything"], "component_type": 2}
+        data = {"custom_id": labels[yes], "component_type": 2}
         again = self.act(where, simcord_actors._component_interaction(admin, first_shown, data))
         assert again.ephemeral and self.stored_facts(where[0]) == facts
         TALLY["second clicks on a question"] += 1

@@ -48,8 +48,9 @@ async def test_a_training_shows_its_progress_then_what_it_changed(world, db_path
     done = await until(w, started.response.message.id, "✅ Done: 20,000 games")
     facts = stored_facts(db_path, w.guild.id)
     assert f"Lessons: 0 → **{len(facts)}**" in done.embeds[0].description
-    assert "Ways to beat me as ❌: " in done.embeds[0].description
-    assert "none: unbeatable ✅" in done.embeds[0].description
+    assert "When I play ❌ (first): " in done.embeds[0].description
+    assert "→ **0**, unbeatable ✅" in done.embeds[0].description
+    assert "Lessons learned (saved)" not in done.embeds[0].description  # said once
     assert not done.components  # nothing left to cancel
     assert await lessons(w, w.alice) == len(facts) > 300
     assert all(outcome == true_outcome(position) for position, outcome in facts)
