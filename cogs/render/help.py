@@ -41,6 +41,7 @@ PLAYER_COMMANDS = (
     (("challenge",), N_("a game against a member; I watch and learn")),
     (("stats", "leaderboard"), N_("the server's record and yours, and who taught me most")),
     (("brain",), N_("privately, what I know about a position")),
+    (("history",), N_("privately, your last games; pick one to watch it again, move by move")),
     (
         ("/ttt forget-me",),
         N_("delete your games and records here, of tic-tac-toe and Connect Four"),
