@@ -79,7 +79,7 @@ class Settings:
     sweep_seconds: float = 30.0  # how often idle games are looked for
     memory_cache_servers: int = MEMORIES_KEPT  # servers whose memory is kept in RAM
     memory_cache_megabytes: int = MEMORY_BYTES_KEPT >> 20  # and at most this much of it
-    # public posts (play, challenge, board, stats, leaderboard) a member may make in a
+    # public posts (challenge, board, stats, leaderboard: not play) a member may make in a
     # channel in any minute; 0: no limit
     public_posts_per_minute: int = DEFAULT_POSTS_PER_MINUTE
     shards: Shards | None = None  # SHARD_COUNT and SHARD_IDS: this process's part of a cluster

@@ -158,8 +158,9 @@ async def play(
         while True:
             position = board_of(board)
             buttons = [b for row in board["components"] for b in row["components"]]
-            free = [b["custom_id"] for b in buttons if not b.get("disabled")]
-            if not free or position is None:
+            free = [b["custom_id"] for b in buttons
+                    if b["custom_id"].startswith("ttt:") and not b.get("disabled")]  # fmt: skip
+            if not free or position is None:  # over: the cells gone, Rematch alone
                 break
             custom_id = rng.choice(free)
             sent = time.monotonic()

@@ -20,7 +20,8 @@ from gameflow.game import TITLES
 from i18n import N_, Msg
 
 KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
-VERDICTS = {WIN: "🟩", LOSS: "🟥", None: "⬜"}  # squares: never mistaken for a mark
+# what the memory knows of a move, in /brain: never a mark, nor a board's winning squares
+VERDICTS = {WIN: "🟩", LOSS: "🚫", None: "⬜"}
 
 
 class Look:
@@ -31,6 +32,9 @@ class Look:
     noun: Msg  # the same inside a sentence ("2 tic-tac-toe lessons")
     marks: ClassVar[dict[Mark, str]]  # the emoji of each player
     move_word: str  # "cell", "column"
+    # the buttons show the whole position (tic-tac-toe's cells): while the game runs they
+    # are the board, and the emoji grid is drawn only once it is over (one board, not two)
+    buttons_are_board: ClassVar[bool] = False
     prompt: Msg  # what the player to move is asked to do
     brain_footer: Msg
 
@@ -97,8 +101,13 @@ CELL_NAMES = (
 )
 
 
+# a winning line: its marks in squares, as Connect Four's winning four are squares
+TICTACTOE_WINNING = {Mark.X: "❎", Mark.O: "🅾️"}
+
+
 class TicTacToeLook(Look):
     marks: ClassVar[dict[Mark, str]] = {Mark.X: "❌", Mark.O: "⭕"}
+    buttons_are_board = True
     move_word = "cell"
     prompt = N_("pick a free cell")
     brain_footer = N_("Looking changes nothing. Cells: 1 2 3 on top, 7 8 9 at the bottom.")
@@ -126,9 +135,13 @@ class TicTacToeLook(Look):
 
     @functools.cache  # noqa: B019 - one entry per position, a few thousand at most; looks live forever
     def rows(self, code: int, last: int | None = None) -> str:
-        """Three lines of three emoji: marks for taken cells, keycaps 1–9 for free ones."""
-        position = Board.from_code(code).position
-        symbols = [self.marks[Mark[c]] if c != "." else KEYCAPS[i] for i, c in enumerate(position)]
+        """Three lines of three emoji: marks for taken cells (a winning line's in squares),
+        keycaps 1–9 for free ones."""
+        position, wins = Board.from_code(code).position, self.winning_cells(code)
+        symbols = [
+            (TICTACTOE_WINNING if i in wins else self.marks)[Mark[c]] if c != "." else KEYCAPS[i]
+            for i, c in enumerate(position)
+        ]
         return "\n".join(" ".join(symbols[r : r + 3]) for r in (0, 3, 6))
 
     @functools.cache  # noqa: B019

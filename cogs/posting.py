@@ -1,5 +1,6 @@
-"""How often a member may post in a channel: the limit on public posts (new games,
-challenges, boards, stats, leaderboards). Pure: it is given the time."""
+"""How often a member may post in a channel: the limit on public posts (challenges,
+boards, stats, leaderboards; new games are limited by one game per channel instead).
+Pure: it is given the time."""
 
 from __future__ import annotations
 

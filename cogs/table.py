@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 import re
 from dataclasses import replace
 
@@ -243,11 +244,13 @@ class Table(commands.Cog, name="TicTacToe"):
 
     # --- what every game's commands do --------------------------------------------------
     async def may_post(self, interaction: discord.Interaction) -> bool:
-        """A public post (a new game, a challenge, a board, stats, a leaderboard) within the
-        member's rate in this channel; past it, a private answer with the time left.
-        Moves and clicks are never limited."""
+        """A public post (a challenge, a board, stats, a leaderboard) within the member's
+        rate in this channel; past it, a private answer saying when to try again (a Discord
+        timestamp, which each reader's app shows as "in 47 seconds"). Moves, clicks, new
+        games and Rematch are never limited: see :meth:`start_game`."""
         channel_id, member_id = interaction.channel_id, interaction.user.id
-        wait = self.posting.wait(channel_id, member_id, now())
+        at = now()
+        wait = self.posting.wait(channel_id, member_id, at)
         if not wait:  # its place is held, and counted only if something is posted
             interaction.extras[ON_POST] = lambda posted: self.posting.settle(
                 channel_id, member_id, now(), posted=posted
@@ -256,9 +259,9 @@ class Table(commands.Cog, name="TicTacToe"):
             await refuse(
                 interaction,
                 N_(
-                    "You're posting a lot in this channel: try again in {time}. Moves and the "
-                    "board's buttons are never limited.",
-                    time=duration_text(wait, private(interaction)),
+                    "You're posting a lot in this channel: try again {when}. Moves, new games "
+                    "and the board's buttons are never limited.",
+                    when=f"<t:{math.ceil(at + wait)}:R>",
                 ),
             )
         return not wait
@@ -266,8 +269,9 @@ class Table(commands.Cog, name="TicTacToe"):
     async def start_game(
         self, interaction: discord.Interaction, first: str, game: str, level: str = "learning"
     ) -> None:
-        if not await self.may_post(interaction):
-            return
+        """A new game's board. Not counted in the posting limit: a channel holds one game
+        at a time, so a new one posts only once the last is over (while one runs, the game
+        flow refuses it), and a game is the bot's very purpose."""
         turn = await in_time(
             interaction,
             self.service.play(
@@ -556,10 +560,10 @@ class Table(commands.Cog, name="TicTacToe"):
             await self.start_game(interaction, first, game.kind, game.level)
             return
         other = game.opponent_id if interaction.user.id == game.player_id else game.player_id
-        if await self.may_post(interaction):
-            await self.challenges.issue(
-                interaction, discord.Object(other), next_first, game.kind, known_member=True
-            )
+        # not counted, as a new game is not: one game (or invitation) per channel limits it
+        await self.challenges.issue(
+            interaction, discord.Object(other), next_first, game.kind, known_member=True
+        )
 
     async def _update_board(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Redraw the clicked board in place."""

@@ -31,7 +31,13 @@ from .postmortem import Verdict, apply_post_mortem, describe_post_mortem, post_m
 from .rules import Move
 from .solver import SolverUnavailable, solver_available
 from .training import TrainingReport, train
-from .transport import MemoryFormatError, document_game, export_memory, import_memory
+from .transport import (
+    MemoryFormatError,
+    WrongGameError,
+    document_game,
+    export_memory,
+    import_memory,
+)
 
 
 def learn(memory: Memory, moves: Iterable[int], *, bot: Mark | int | None = None) -> int:
@@ -75,6 +81,7 @@ __all__ = [
     "TrainingReport",
     "Verdict",
     "Vulnerability",
+    "WrongGameError",
     "analyse",
     "apply_post_mortem",
     "canonical",

@@ -69,6 +69,14 @@ class MemoryFormatError(ValueError):
     """A document that is not a valid memory; the message names the bad entry."""
 
 
+class WrongGameError(MemoryFormatError):
+    """A memory of another game than the one asked for: ``found`` is the file's."""
+
+    def __init__(self, found: Game, wanted: Game) -> None:
+        super().__init__(f"this is a {found.title} memory, not a {wanted.title} one")
+        self.found = found
+
+
 def export_memory(memory: Memory, *, compact: bool | None = None) -> dict[str, Any]:
     """The memory as a document: compact (version 2) by default for every game but
     tic-tac-toe, whose documents stay as they always were."""
@@ -140,7 +148,7 @@ def import_memory(
         raise MemoryFormatError(f"unknown version {version!r}; this bot reads versions 1 and 2")
     found = document_game(document)
     if game is not None and get_game(game) is not found:
-        raise MemoryFormatError(f"this is a {found.title} memory, not a {get_game(game).title} one")
+        raise WrongGameError(found, get_game(game))
     facts = document.get("facts")
     if not isinstance(facts, list):
         raise MemoryFormatError('"facts" must be a list')

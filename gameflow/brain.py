@@ -268,9 +268,10 @@ def read_memory_file(
         ) from None
     except engine.MemoryFormatError as error:
         # the engine's reason stays in English: it names the file's fields and positions
+        # (and, as the cause, tells the terminal which game a file of another game is of)
         raise GameError(
             N_("I can't import that file: {error}. Nothing was changed.", error=str(error))
-        ) from None
+        ) from error
 
 
 def combine(current: Memory, document: Memory, mode: ImportMode) -> Memory:

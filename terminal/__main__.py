@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import signal
 import sys
 import textwrap
@@ -116,14 +117,14 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
         try:
             turn = await service.move(channel, PLAYER, int(typed))
         except GameError as error:
-            print(error)
+            print(error_text(error))
             continue
         show(turn)
     print(ENDINGS[turn.game.result])
     for lesson in turn.lessons:
         whose = "my" if lesson.player is turn.game.bot_mark else "your"
         where = ("to " if rules.move_word == "cell" else "in ") + move_text(rules, lesson.cell)
-        print(
+        say(
             f"Learned: {position_text(turn.game.moves[: lesson.ply])}, {whose} move {where} "
             f"is a {lesson.outcome.value}."
         )
@@ -144,7 +145,7 @@ async def look_back(service: GameService, turn: Turn) -> None:
     if outcome is None:
         print("I couldn't look back at this game now; I will at the next start.")
         return
-    print(lesson_text(outcome.verdict, outcome.new_facts))
+    say(lesson_text(outcome.verdict, outcome.new_facts))
 
 
 def lesson_text(verdict: engine.Verdict | None, new: int) -> str:
@@ -165,23 +166,53 @@ def lesson_text(verdict: engine.Verdict | None, new: int) -> str:
     )
 
 
+LISTED_MOVES = 6  # a longer game's position is named by its length and its last moves
+LAST_MOVES = 3
+
+
 def position_text(moves: tuple[int, ...]) -> str:
-    """The position a lesson is about, by the moves that led to it: "after 1, 4 and 2"."""
+    """The position a lesson is about, by the moves that led to it: "after 1, 4 and 2";
+    after a long game, "after 13 moves (… 4, 3 and 3)"."""
     if not moves:
         return "on the empty board"
     names = [str(move + 1) for move in moves]
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    return f"after {listed}"
+    shown = names if len(names) <= LISTED_MOVES else names[-LAST_MOVES:]
+    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return f"after {listed}" if shown is names else f"after {len(names)} moves (… {listed})"
 
 
-def progress_line(p: TrainingProgress) -> str:
-    width = 30
-    filled = round(width * p.played / p.games)
-    left = f" · {p.seconds_left:,.0f} s left" if p.state == "running" and p.seconds_left else ""
-    return (
-        f"\r{'█' * filled}{'░' * (width - filled)} {p.played:,}/{p.games:,} games · "
-        f"{p.learned:,} new lessons · {p.games_per_second:,.0f} games/s{left}   "
-    )
+def columns() -> int:
+    """The terminal's width (80 when it cannot tell), less one: a line that fills the last
+    column wraps on some terminals, and a wrapped bar cannot redraw in place."""
+    return shutil.get_terminal_size((80, 24)).columns - 1
+
+
+BAR = (10, 30)  # the progress bar's narrowest and widest
+
+
+def progress_line(p: TrainingProgress, width: int | None = None) -> str:
+    """The bar and its figures on one line of at most ``width`` characters (the terminal's),
+    redrawn in place: the bar narrows first, then the least needed figures go."""
+    width = columns() if width is None else width
+    figures = [f"{p.played:,}/{p.games:,} games", f"{p.learned:,} new lessons"]
+    if p.state == "running" and p.seconds_left:
+        figures.append(f"{p.seconds_left:,.0f} s left")
+    figures.append(f"{p.games_per_second:,.0f} games/s")
+    while True:
+        text = " · ".join(figures)
+        bar = min(BAR[1], width - len(text) - 1)
+        if bar >= BAR[0] or len(figures) == 1:
+            break
+        figures.pop()  # the speed first, then the time left, then the lessons
+    bar = max(bar, 0)
+    filled = round(bar * p.played / p.games)
+    line = f"{'█' * filled}{'░' * (bar - filled)} {text}"[:width]
+    return f"\r{line.ljust(width)}"  # spaces over what a longer line left
+
+
+def say(text: str) -> None:
+    """A line of output, wrapped at the terminal's width."""
+    print(textwrap.fill(text, columns(), break_on_hyphens=False))
 
 
 def change_text(before: BrainFigures, after: BrainFigures) -> str:
@@ -205,21 +236,21 @@ async def train(service: GameService, server: int, opponent: str, games: int, ga
         print("\nCancelled: the lessons shown were saved.")
         return 1
     print()
-    print(f"Done: {change_text(progress.before, progress.after)}.")
+    say(f"Done: {change_text(progress.before, progress.after)}.")
     return 0
 
 
 async def stats(service: GameService, server: int, game: str) -> int:
     record = await service.record(server, game=game)
     figures = await service.brain.figures(server, game)
-    print(
+    say(
         f"{plural(record.games, 'game')} against me: I won {record.bot_wins:,}, lost "
         f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
     )
     if figures.ways_to_beat_as_x is None:  # the classic board: no exhaustive search
-        print(f"{plural(figures.lessons, 'lesson')}.")
+        say(f"{plural(figures.lessons, 'lesson')}.")
         return 0
-    print(
+    say(
         f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X (moving first): "
         f"{figures.ways_to_beat_as_x:,}; as O (moving second): {figures.ways_to_beat_as_o:,}."
     )
@@ -248,7 +279,7 @@ async def import_(
         print(f"Nothing to import: I know all {plural(plan.known, 'lesson')} in {path} already.")
         return 0
     dropped = f", and {plural(plan.dropped, 'lesson')} of mine dropped" if plan.dropped else ""
-    print(
+    say(
         f"{plan.new:,} new lessons, {plan.known:,} known already{dropped}; "
         f"{change_text(plan.before, plan.after)}."
     )
@@ -263,9 +294,6 @@ async def import_(
     await service.brain.apply_import(plan)
     print("Imported.")
     return 0
-
-
-WIDTH = 80  # the columns of a terminal: no line is longer
 
 
 def when(seconds: float) -> str:
@@ -366,7 +394,7 @@ def show_step(shown: ReplayStep) -> None:
     if shown.step == shown.total:
         told.append(ended_text(shown.game))
     for text in told:
-        print(textwrap.fill(text, WIDTH))
+        say(text)
 
 
 async def replay(service: GameService, server: int, game_id: int) -> int:
@@ -382,7 +410,7 @@ async def replay(service: GameService, server: int, game_id: int) -> int:
         f"Game {game_id}, {game.rules.title}: {x} (X) vs {o} (O), "
         f"{plural(len(game.moves), 'move')}, ended {when(finished.ended_at)}."
     )
-    print(textwrap.fill(told, WIDTH))
+    say(told)
     for step in range(len(game.moves) + 1):
         shown = replay_step(finished, step)
         show_step(shown)
@@ -404,6 +432,24 @@ def game_number(text: str) -> int:
             f"replay takes a game's ID, as history shows it, not {text!r}"
         )
     return int(text)
+
+
+# the game flow's hints name Discord's commands; the terminal's are these
+TERMINAL_WORDS = (
+    ("`/ttt-admin export`", "`python -m terminal export`"),
+    ("`mode: replace`", "`--replace`"),
+)
+
+
+def error_text(error: GameError) -> str:
+    """A refusal in the terminal's words; a memory file of another game says which
+    ``--game`` takes it."""
+    text = str(error)
+    for discord_words, terminal_words in TERMINAL_WORDS:
+        text = text.replace(discord_words, terminal_words)
+    if isinstance(error.__cause__, engine.WrongGameError):
+        text += f" Add `--game {error.__cause__.found.name}` to import it into that memory."
+    return text
 
 
 def server_id(text: str) -> int:
@@ -514,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     except (StoreOpenError, SchemaTooNewError) as error:
         return fail(f"Database error: {error}.")
     except GameError as error:
-        return fail(str(error))
+        return fail(error_text(error))
     except KeyboardInterrupt:
         return 1
 

@@ -535,13 +535,22 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
-_MARKS = {"❌": "X", "⭕": "O"}
+_MARKS = {"❌": "X", "⭕": "O", "❎": "X", "🅾️": "O"}  # a winning line's marks are in squares
 
 
 def board_of(message: dict[str, Any]) -> str | None:
-    """The 9-character position drawn in a board message, or ``None`` if it is no board."""
+    """The 9-character position shown in a board message (a live board's buttons, a finished
+    one's emoji grid), or ``None`` if it is no board."""
     if not message or not message.get("embeds"):
         return None
+    cells = [
+        button
+        for row in message.get("components") or []
+        for button in row.get("components") or []
+        if (button.get("custom_id") or "").startswith("ttt:")
+    ]
+    if len(cells) == 9:
+        return "".join(_MARKS.get((b.get("emoji") or {}).get("name"), ".") for b in cells)
     rows = (message["embeds"][0].get("description") or "").splitlines()[:3]
     symbols = [s for row in rows for s in row.split()]
     if len(symbols) != 9:
@@ -554,7 +563,7 @@ def game_id_of(message: dict[str, Any]) -> int | None:
     for row in message.get("components") or []:
         for button in row.get("components") or []:
             parts = (button.get("custom_id") or "").split(":")
-            if parts[0] == "ttt":
+            if parts[0] in ("ttt", "ttt-rematch"):  # a finished board may have Rematch only
                 return int(parts[1])
     return None
 

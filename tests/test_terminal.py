@@ -14,9 +14,12 @@ from tests.engine.oracle import true_outcome
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def terminal(tmp_path, *args, given=""):
-    """Run ``python -m terminal`` from another folder; return (code, stdout, stderr)."""
+def terminal(tmp_path, *args, given="", columns=None):
+    """Run ``python -m terminal`` from another folder (in a terminal ``columns`` wide, if
+    given); return (code, stdout, stderr)."""
     env = {**os.environ, "DATABASE_PATH": str(tmp_path / "ttt.sqlite3")}
+    if columns is not None:
+        env["COLUMNS"] = str(columns)
     env["PYTHONPATH"] = str(PROJECT)
     done = subprocess.run(
         [sys.executable, "-m", "terminal", *args],
@@ -132,6 +135,7 @@ def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(t
     assert terminal(tmp_path, "--game", "connect4-5x4", "export", str(exported))[0] == 0
     code, _, err = terminal(tmp_path, "import", str(exported), "--yes")
     assert code == 2 and "not a Tic-tac-toe one" in err
+    assert "Add `--game connect4-5x4`" in err and len(err.splitlines()) == 1  # issue 26, item 25
     code, out, _ = terminal(
         tmp_path, "--game", "connect4-5x4", "--server", "7", "import", str(exported), "--yes"
     )
@@ -345,3 +349,51 @@ def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
     code, out, _ = terminal(tmp_path, "--game", "connect4-7x6", "history")
     assert code == 0 and f"{game_id}  " in out and "Connect Four 7×6  you won" in out
     assert out.splitlines()[2].endswith("  2")  # two lessons taught
+
+
+def test_the_progress_and_stats_lines_fit_an_80_column_terminal(tmp_path):
+    """Issue 26, item 23: the bar's line was wider than 80 columns, so it wrapped and could
+    not redraw in place. Each redraw now fills the width less one, no more."""
+    code, out, err = terminal(tmp_path, "train", "random", "20000", columns=80)
+    assert code == 0 and not err
+    # (the captured text reads each "\r" as a new line)
+    redraws = [line for line in out.splitlines() if "█" in line]
+    assert redraws and {len(line) for line in redraws} == {79}, redraws
+    assert "20,000/20,000 games" in redraws[-1] and "█" in redraws[-1]
+    assert all(len(line) <= 79 for line in out.splitlines()), out
+    exported = tmp_path / "memory.json"
+    terminal(tmp_path, "export", str(exported))
+    for args in (("stats",), ("--server", "7", "import", str(exported))):  # and the plan
+        code, out, err = terminal(tmp_path, *args, columns=80)
+        assert out and all(len(line) <= 79 for line in out.splitlines()), out
+
+
+def test_a_narrow_terminal_keeps_the_bar_and_drops_the_least_needed_figures():
+    from gameflow.training import TrainingProgress
+    from terminal.__main__ import progress_line
+
+    p = TrainingProgress(1, 0, "random", 100_000, 25_000, 1_234, 5.0, "running", None)
+    wide = progress_line(p, 100)
+    assert wide.startswith("\r" + "█" * 8 + "░" * 22 + " 25,000/100,000 games")
+    assert "1,234 new lessons · 15 s left · 5,000 games/s" in wide
+    narrow = progress_line(p, 55)
+    assert len(narrow) == 56 and narrow.endswith("25,000/100,000 games · 1,234 new lessons")
+    assert "█" in narrow and "s left" not in narrow
+
+
+def test_a_long_games_lesson_names_its_length_and_last_moves():
+    """Issue 26, item 25: "after 1, 1, 1, 1, 3, 2, 4, 2, 2, 2, 4, 3, 3 and 3"."""
+    from terminal.__main__ import position_text
+
+    assert position_text((0, 3, 1, 2)) == "after 1, 4, 2 and 3"
+    long = (0, 0, 0, 0, 2, 1, 3, 1, 1, 1, 3, 2, 2, 2)
+    assert position_text(long) == "after 14 moves (… 3, 3 and 3)"
+
+
+def test_hints_name_the_terminals_commands(tmp_path):
+    """Issue 26, item 25: a bad file's hint pointed to `/ttt-admin export`."""
+    bad = tmp_path / "notes.json"
+    bad.write_text("not json")
+    code, _, err = terminal(tmp_path, "import", str(bad), "--yes")
+    assert code == 2 and "a file made by `python -m terminal export`" in err
+    assert "/ttt" not in err

@@ -150,10 +150,14 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
         title = None  # the players are named below, where a mention shows a name
         watching = lang.t("{players} · I'm watching", players=players_text(game))
         status = f"{watching}\n{status_text(game, lang=lang)}"
-    drawn = look.rows(game.board.code, game.moves[-1] if game.moves else None)
+    if game.running and look.buttons_are_board:
+        description = status
+    else:
+        drawn = look.rows(game.board.code, game.moves[-1] if game.moves else None)
+        description = f"{drawn}\n\n{status}"
     embed = discord.Embed(
         title=lang.say(look.title) if title is None else f"{lang.say(look.title)}: {title}",
-        description=f"{drawn}\n\n{status}",
+        description=description,
         colour=COLOURS.get(game.result, NEUTRAL),
     )
     learned = lesson_text(turn, lang)
@@ -222,10 +226,17 @@ class BoardView(discord.ui.View):
 
 def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) -> BoardView:
     """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
-    ``frozen`` disables them all, for a board that is no longer current."""
+    ``frozen`` disables them all, for a board that is no longer current. A finished board
+    whose buttons were the board drops them: its embed draws the final position."""
     prefix = f"ttt:{game.id}:{game.ply}:"
-    rows = look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
-    if not game.running and not frozen:  # a finished board offers to play again
+    look = look_of(game.kind)
+    over = not game.running and not frozen
+    rows = (
+        []
+        if over and look.buttons_are_board
+        else look.component_rows(prefix, game.board.code, frozen or not game.running)
+    )
+    if over:  # a finished board offers to play again
         rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
         # and to watch it again, privately (cogs.render.replay): a game with moves to show
         replay = {**REPLAY, "label": lang.t("Replay"), "custom_id": f"ttt-replay:{game.id}:0:open"}
@@ -278,10 +289,10 @@ def column_verdict(known, plies: int | None, lang: Language) -> str:
     if known is None:
         return lang.t("⬜ unknown")
     if plies is None:
-        return lang.t("🟩 a proven win") if known is WIN else lang.t("🟥 a proven loss")
+        return lang.t("🟩 a proven win") if known is WIN else lang.t("🚫 a proven loss")
     if known is WIN:
         return lang.tn("🟩 wins in {count} more move", "🟩 wins in {count} more moves", plies)
-    return lang.tn("🟥 loses in {count} more move", "🟥 loses in {count} more moves", plies)
+    return lang.tn("🚫 loses in {count} more move", "🚫 loses in {count} more moves", plies)
 
 
 def moves_legend(view: BrainView, lang: Language) -> str:
@@ -292,7 +303,7 @@ def moves_legend(view: BrainView, lang: Language) -> str:
         return ", ".join(found) or lang.t("none")
 
     return lang.t(
-        "🟩 proven win: {wins}\n🟥 proven loss: {losses}\n⬜ unknown: {unknown}",
+        "🟩 proven win: {wins}\n🚫 proven loss: {losses}\n⬜ unknown: {unknown}",
         wins=moves(WIN),
         losses=moves(LOSS),
         unknown=moves(None),

@@ -72,12 +72,17 @@ def world(simcord_env):
     )
 
 
-EMOJI = {"❌": "X", "⭕": "O"}
+EMOJI = {"❌": "X", "⭕": "O", "❎": "X", "🅾️": "O"}  # a winning line's marks are in squares
 KEYCAPS = {f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}": "." for n in range(1, 10)}
 
 
 def board_of(message) -> str:
-    """Read the emoji board back into 9 characters of X, O and '.', checking its shape."""
+    """Read a tic-tac-toe board back into 9 characters of X, O and '.', checking its shape:
+    a live board's buttons (they are the board), a finished board's emoji grid."""
+    cells = [b for row in message.components for b in row.children if b.custom_id[:4] == "ttt:"]
+    if cells:
+        assert len(cells) == 9, message.components
+        return "".join(EMOJI[str(b.emoji)] if b.emoji else "." for b in cells)
     text = message.embeds[0].description
     rows = [line.split() for line in text.splitlines()[:3]]
     assert all(len(row) == 3 for row in rows), text
@@ -97,6 +102,13 @@ def buttons_of(message) -> dict[int, dict]:
             cells[cell] = {"disabled": button.disabled, "custom_id": button.custom_id}
     assert sorted(cells) == list(range(1, 10))
     return cells
+
+
+def is_over(message) -> bool:
+    """A tic-tac-toe board whose game is over: its cells' buttons are gone (Rematch stays)."""
+    return not any(
+        b.custom_id.startswith("ttt:") for row in message.components for b in row.children
+    )
 
 
 def message_by_id(channel, message_id: int):

@@ -9,7 +9,7 @@ from engine import LOSS, WIN, Board
 from tests.cogs.test_brain_tools import imported, trained_document
 from tests.cogs.test_games import play_line
 
-SQUARES = {"🟩": WIN, "🟥": LOSS, "⬜": None}
+SQUARES = {"🟩": WIN, "🚫": LOSS, "⬜": None}
 MARKS = {"❌": "X", "⭕": "O"}
 
 

@@ -170,11 +170,11 @@ async def test_the_brain_on_7x6_gives_each_column_its_proof_and_distance(world, 
         if not known:
             assert line.endswith("⬜ unknown")
         elif plies is None:
-            assert line.endswith(("🟩 a proven win", "🟥 a proven loss"))
+            assert line.endswith(("🟩 a proven win", "🚫 a proven loss"))
         else:
             word = "wins" if known == 1 else "loses"
             assert line.endswith(f"{word} in {plies} more move" + ("s" if plies != 1 else ""))
-    assert lines[0].endswith("🟥 loses in 1 more move")  # alice threatens both ends
+    assert lines[0].endswith("🚫 loses in 1 more move")  # alice threatens both ends
     assert "I would play **column 2** here: it blocks a four." in text
     assert "Columns: 1 on the left, 7 on the right." in result.response.embeds[0].footer.text
     fresh = await w.alice.slash(w.channel, "connect4 brain", moves="")

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.cogs.conftest import board_of, buttons_of
+from tests.cogs.conftest import KEYCAPS, board_of, buttons_of, is_over
 
 
 async def play_line(w, player, cells, *, first="me", click=False):
@@ -37,9 +37,9 @@ async def test_full_games_won_lost_and_drawn(world, first, cells, final, says, c
     w = world
     result = await play_line(w, w.alice, cells, first=first, click=click)
     message = result.response.message if not click else w.channel.last_message
-    assert board_of(message) == final
+    assert board_of(message) == final  # from the grid: the cells' buttons are gone
     assert says in message.embeds[0].description
-    assert all(b["disabled"] for b in buttons_of(message).values())
+    assert [[b.label for b in row.children] for row in message.components] == [["Rematch"]]
 
 
 async def test_the_board_says_whose_turn_it_is_and_offers_free_cells(world):
@@ -77,7 +77,7 @@ async def test_watch_it_learn_the_same_line_stops_working(world):
         while True:  # finish the game: the column if open, else first free cells
             result = await w.alice.slash(w.channel, "ttt move", cell=cell)
             final = result.response.message
-            if all(b["disabled"] for b in buttons_of(final).values()):
+            if is_over(final):
                 break
             cell = next(i + 1 for i, ch in enumerate(board_of(final)) if ch == ".")
         winners.append("wins!" in final.embeds[0].description)
@@ -268,3 +268,19 @@ async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
     assert "Nobody yet" in ranked.description  # easy wins do not rank, and it says so
     assert ranked.description.endswith(f"You: 0 ({wins} at easy)")
     assert "wins at easy and medium are not ranked" in ranked.footer.text
+
+
+async def test_one_board_while_live_and_the_winning_line_in_squares_at_the_end(world):
+    """Issue 26, item 13: the board was drawn twice (an emoji grid over the same 3×3 of
+    buttons). While the game runs the buttons are the board; the final board draws the grid,
+    its winning line in squares as Connect Four's winning four are, and drops the cells."""
+    w = world
+    live = (await w.alice.slash(w.channel, "ttt play")).response.message
+    (status,) = live.embeds[0].description.splitlines()  # no grid: the status alone
+    assert "Your turn" in status and not any(key in status for key in KEYCAPS)
+    assert board_of(live) == "........."  # read from the buttons
+    await w.alice.slash(w.channel, "ttt resign")
+    final = (await play_line(w, w.alice, [1, 4, 7])).response.message
+    grid = final.embeds[0].description.splitlines()[:3]
+    assert grid == ["❎ ⭕ ⭕", "❎ 5️⃣ 6️⃣", "❎ 8️⃣ 9️⃣"], grid  # X won down the left column
+    assert [[b.label for b in row.children] for row in final.components] == [["Rematch", "Replay"]]

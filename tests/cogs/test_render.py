@@ -16,10 +16,11 @@ def game(moves, result="running", game_id=7) -> Game:
 
 def discord_ui_board(g: Game, *, frozen: bool, wins: set[int]) -> list[dict]:
     """The same board from discord.ui Buttons: free cells blue and clickable while the game
-    runs, marks grey, a winning line green, everything disabled once it is over."""
+    runs, marks grey; once it is over, Rematch alone (the embed draws the final position),
+    or on an old board every cell disabled, a winning line green."""
     view = discord.ui.View(timeout=None)
     position = g.board.position
-    for cell in range(9):
+    for cell in range(9 if g.running or frozen else 0):
         mark = position[cell] if position[cell] != "." else None
         done = frozen or not g.running
         style = (
@@ -68,7 +69,9 @@ def discord_ui_board(g: Game, *, frozen: bool, wins: set[int]) -> list[dict]:
         ((4, 0), "running", False, set()),
         ((4, 0), "running", True, set()),  # an old board
         ((0, 3, 1, 4, 2), "player_won", False, {0, 1, 2}),
+        ((0, 3, 1, 4, 2), "player_won", True, {0, 1, 2}),
         ((0, 3, 1, 4, 8, 5), "bot_won", False, {3, 4, 5}),
+        ((0, 3, 1, 4, 8, 5), "bot_won", True, {3, 4, 5}),
         ((4, 0, 8), "abandoned", False, set()),
     ],
 )

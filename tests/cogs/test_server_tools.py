@@ -221,8 +221,10 @@ async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world
     w = world
     for command in ("ttt stats", "ttt leaderboard", "connect4 stats", "ttt stats"):
         assert not (await w.alice.slash(w.channel, command)).ephemeral
-    for column in (2, 3):  # the fifth and sixth posts: games, each won in four moves
+    for column in (2, 3):  # two games (never counted), each won in four moves
         assert not (await w.alice.slash(w.channel, "connect4 play", board="4x4")).ephemeral
+        # the fifth and sixth posts: the board, shown again
+        assert not (await w.alice.slash(w.channel, "connect4 board")).ephemeral
         for _ in range(4):  # eight moves in the minute in all: never limited
             move = await w.alice.slash(w.channel, "connect4 move", column=column)
             assert not move.ephemeral, move.response.content
@@ -230,7 +232,7 @@ async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world
     assert limited.ephemeral and "You're posting a lot in this channel" in (
         limited.response.content
     )
-    assert "try again in" in limited.response.content
+    assert "try again <t:" in limited.response.content
     assert not (await w.bob.slash(w.channel, "ttt stats")).ephemeral  # others are not
     await w.env.advance_time(61)
     assert not (await w.alice.slash(w.channel, "ttt leaderboard")).ephemeral
@@ -246,7 +248,7 @@ async def test_refused_requests_do_not_use_up_the_posting_limit(world):
     played = await w.alice.slash(w.channel, "ttt play")
     assert not played.ephemeral, played.response.content
     await w.alice.slash(w.channel, "ttt resign")
-    for _ in range(5):  # five more posts make six in the minute: the seventh is refused
+    for _ in range(6):  # six posts in the minute (the game is not one): the seventh is refused
         assert not (await w.alice.slash(w.channel, "ttt stats")).ephemeral
     limited = await w.alice.slash(w.channel, "ttt stats")
     assert limited.ephemeral and "You're posting a lot" in limited.response.content

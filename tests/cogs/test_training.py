@@ -9,7 +9,7 @@ import re
 import sqlite3
 import time
 
-from tests.cogs.conftest import board_of, buttons_of, message_by_id
+from tests.cogs.conftest import board_of, is_over, message_by_id
 from tests.cogs.test_admin import lessons
 from tests.engine.oracle import true_outcome
 
@@ -95,11 +95,11 @@ async def test_games_are_answered_while_the_server_trains(world):
     result = await w.alice.slash(w.channel, "ttt play")
     for _ in range(5):  # a whole game, each move answered on time
         message = result.response.message
-        if all(b["disabled"] for b in buttons_of(message).values()):
+        if is_over(message):
             break
         result = await w.alice.slash(w.channel, "ttt move", cell=board_of(message).index(".") + 1)
         assert not result.ephemeral, result.response.content
-    assert all(b["disabled"] for b in buttons_of(result.response.message).values())
+    assert is_over(result.response.message)
     await w.admin.click(started.response.message, label="Cancel training")
     await until(w, started.response.message.id, "Cancelled")
 
