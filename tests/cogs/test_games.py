@@ -39,7 +39,9 @@ async def test_full_games_won_lost_and_drawn(world, first, cells, final, says, c
     message = result.response.message if not click else w.channel.last_message
     assert board_of(message) == final  # from the grid: the cells' buttons are gone
     assert says in message.embeds[0].description
-    assert [[b.label for b in row.children] for row in message.components] == [["Rematch"]]
+    assert [[b.label for b in row.children] for row in message.components] == [
+        ["Rematch", "Replay"]
+    ]
 
 
 async def test_the_board_says_whose_turn_it_is_and_offers_free_cells(world):
