@@ -9,6 +9,10 @@ half of the moves by button, half by ``/ttt move``. Printed with the issue's tar
 * the latency a player sees (from sending the interaction to its first answer);
 * the longest event-loop callback in the bot process, and how many took over 20 ms: a
   probe the launcher installs times every callback the loop runs.
+
+``--against PATH``: instead, the CPU per click and per ``/ttt move`` of this checkout's bot
+beside another checkout's (an older commit in a temporary folder), both running at once,
+their rounds alternating on the same moves.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import tempfile
 import time
 from contextlib import asynccontextmanager
@@ -133,7 +138,9 @@ async def play(
         while True:
             position = board_of(board)
             buttons = [b for row in board["components"] for b in row["components"]]
-            free = [b["custom_id"] for b in buttons if not b.get("disabled")]
+            # cells only: a finished board offers a rematch, which would play on forever
+            free = [b["custom_id"] for b in buttons
+                    if not b.get("disabled") and b["custom_id"].startswith("ttt:")]  # fmt: skip
             if not free or position is None:
                 break
             custom_id = rng.choice(free)
@@ -225,9 +232,10 @@ def report_classic(r: dict) -> list[str]:
 
 
 @asynccontextmanager
-async def bot_process(players: int, env: dict[str, str]):
+async def bot_process(players: int, env: dict[str, str], root: Path | None = None):
     """A fake Discord with ``players`` channels, and the bot process started against it
-    and ready. Yields the fake, the process, and a function giving the probe's report."""
+    and ready (the bot of checkout ``root``, by default this one). Yields the fake, the
+    process, and a function giving the probe's report."""
     fake = await FakeDiscord().start()
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
@@ -241,8 +249,9 @@ async def bot_process(players: int, env: dict[str, str]):
             **env,
         }
         process = await launch_bot(
-            fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL
-        )
+            fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL,
+            **({"root": root} if root else {}),
+        )  # fmt: skip
 
         async def loop_report() -> dict:
             await asyncio.sleep(1.2)  # the probe's last report
@@ -349,6 +358,69 @@ async def run_floor(players: int, moves: int, rounds: int = 3) -> dict[str, floa
     return floor
 
 
+async def run_against(other: Path, players: int, games: int, seed: int, rounds: int) -> dict:
+    """This bot and ``other``'s (a checkout's folder), each with its own fake Discord,
+    ``players`` members playing ``games`` games at once, all by button and then all by
+    ``/ttt move``: the CPU per move of each, in ``rounds`` rounds where the two take turns
+    (which goes first alternates) on the same random choices. A first round, not counted,
+    warms both up."""
+    per_move: dict[tuple[str, str], list[float]] = {
+        (side, by): [] for side in ("before", "now") for by in ("button", "slash")
+    }
+    async with (
+        bot_process(players, {}, root=other) as before,
+        bot_process(players, {}) as now,
+    ):
+        bots = {"before": before, "now": now}
+        for fake, _, _ in bots.values():
+            await asyncio.wait_for(fake.synced.wait(), 60)
+        members = [User(snowflake(), f"player{i}") for i in range(players)]
+        rng = random.Random(seed)
+        for round_ in range(rounds + 1):
+            for by in ("button", "slash"):
+                seeds = [rng.random() for _ in members]
+                order = list(bots) if round_ % 2 else list(reversed(bots))
+                for side in order:
+                    fake, process, _ = bots[side]
+                    record: dict[str, list[float]] = {"button": [], "slash": []}
+                    cpu_before = cpu_seconds(process.pid)
+                    await asyncio.gather(*(
+                        play(fake, member, channel, games, random.Random(s), record, by)
+                        for member, channel, s in zip(members, fake.channel_ids, seeds,
+                                                      strict=True)
+                    ))  # fmt: skip
+                    cpu = (cpu_seconds(process.pid) - cpu_before) * 1000
+                    if round_:  # the first round only warms up
+                        per_move[side, by].append(cpu / len(record[by]))
+    return {"per_move": per_move, "rounds": rounds, "label": checkout_label(other)}
+
+
+def checkout_label(folder: Path) -> str:
+    """The short commit hash of the checkout in ``folder`` (its name if it has none)."""
+    found = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--short", "HEAD"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return found.stdout.strip() or folder.name
+
+
+def report_against(r: dict) -> list[str]:
+    """The side-by-side table of :func:`run_against`: medians, and now over before."""
+    label, per_move = r["label"], r["per_move"]
+    lines = [
+        f"bot CPU per move, median of {r['rounds']} rounds (each side's turns alternating):",
+        f"{'':12}{label:>10}{'now':>10}{'now/' + label:>14}",
+    ]
+    for by, name in (("button", "a click"), ("slash", "/ttt move")):
+        rounds = list(zip(per_move["before", by], per_move["now", by], strict=True))
+        before, now = (statistics.median(side) for side in zip(*rounds, strict=True))
+        each = ", ".join(f"{b:.3f}/{n:.3f}" for b, n in rounds)
+        lines.append(
+            f"{name:12}{before:>7.3f} ms{now:>7.3f} ms{now / before:>14.3f}   (rounds: {each})"
+        )
+    return lines
+
+
 def report(r: dict, floor: dict[str, float] | None = None) -> list[str]:
     """The figures of :func:`run` (and of :func:`run_floor`), each with its target."""
     loop, per_move = r["loop"], r["per_move_ms"]
@@ -411,7 +483,21 @@ def main(argv: list[str] | None = None) -> None:
         help="instead: each player loses GAMES games of Connect Four 7×6 to the bot (a perfect "
         "player's moves), so post-mortems run; the longest loop callback meanwhile",
     )  # fmt: skip
+    parser.add_argument(
+        "--against", type=Path, metavar="PATH",
+        help="instead: CPU per click and per /ttt move beside the bot of the checkout in PATH "
+        "(e.g. `git worktree add /tmp/old COMMIT`), rounds alternating",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.against:
+        if not (args.against / "bot.py").is_file():
+            parser.error(f"no bot.py in {args.against}")
+        r = asyncio.run(run_against(args.against, args.players, args.games, args.seed, args.rounds))
+        print(f"{args.players} players at once, {args.games} games each by button and then "
+              f"by /ttt move in each round, two bot processes on loopback")  # fmt: skip
+        for line in report_against(r):
+            print(line)
+        return
     if args.classic:
         r = asyncio.run(run_classic(args.players, args.classic))
         print(f"{args.players} players at once, {args.classic} games of 7×6 each, one bot "
