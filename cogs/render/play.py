@@ -140,7 +140,7 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     else:
         title = lang.t("between members, watched by me")
         status = f"{players_text(game)}\n{status_text(game, lang=lang)}"
-    drawn = look.rows(game.board.code, game.moves[-1] if game.moves else None)
+    drawn = look.rows(game.code, game.moves[-1] if game.moves else None)
     embed = discord.Embed(
         title=f"{lang.say(look.title)}: {title}",
         description=f"{drawn}\n\n{status}",
@@ -201,7 +201,7 @@ def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) ->
     """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
     ``frozen`` disables them all, for a board that is no longer current."""
     prefix = f"ttt:{game.id}:{game.ply}:"
-    rows = look_of(game.kind).component_rows(prefix, game.board.code, frozen or not game.running)
+    rows = look_of(game.kind).component_rows(prefix, game.code, frozen or not game.running)
     if not game.running and not frozen:  # a finished board offers to play again
         rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
         rows.append({"type": 1, "components": [rematch]})
