@@ -11,8 +11,8 @@ half of the moves by button, half by ``/ttt move``. Printed with the issue's tar
   probe the launcher installs times every callback the loop runs.
 
 ``--against PATH``: instead, the CPU per click and per ``/ttt move`` of this checkout's bot
-beside another checkout's (an older commit in a temporary folder), both running at once,
-their rounds alternating on the same moves.
+beside another checkout's (an older commit in a temporary folder), both playing the same
+moves at the same time.
 """
 
 from __future__ import annotations
@@ -360,10 +360,11 @@ async def run_floor(players: int, moves: int, rounds: int = 3) -> dict[str, floa
 
 async def run_against(other: Path, players: int, games: int, seed: int, rounds: int) -> dict:
     """This bot and ``other``'s (a checkout's folder), each with its own fake Discord,
-    ``players`` members playing ``games`` games at once, all by button and then all by
-    ``/ttt move``: the CPU per move of each, in ``rounds`` rounds where the two take turns
-    (which goes first alternates) on the same random choices. A first round, not counted,
-    warms both up."""
+    ``players`` members playing ``games`` games on each at once, all by button and then
+    all by ``/ttt move``, the same random choices on both: the CPU per move of each, in
+    ``rounds`` rounds. Both play at the same time, so that whatever else the machine does
+    weighs on both alike (rounds one after the other differed by 20 % on a busy machine).
+    A first round, not counted, warms both up."""
     per_move: dict[tuple[str, str], list[float]] = {
         (side, by): [] for side in ("before", "now") for by in ("button", "slash")
     }
@@ -379,19 +380,17 @@ async def run_against(other: Path, players: int, games: int, seed: int, rounds: 
         for round_ in range(rounds + 1):
             for by in ("button", "slash"):
                 seeds = [rng.random() for _ in members]
-                order = list(bots) if round_ % 2 else list(reversed(bots))
-                for side in order:
-                    fake, process, _ = bots[side]
-                    record: dict[str, list[float]] = {"button": [], "slash": []}
-                    cpu_before = cpu_seconds(process.pid)
-                    await asyncio.gather(*(
-                        play(fake, member, channel, games, random.Random(s), record, by)
-                        for member, channel, s in zip(members, fake.channel_ids, seeds,
-                                                      strict=True)
-                    ))  # fmt: skip
-                    cpu = (cpu_seconds(process.pid) - cpu_before) * 1000
+                records = {side: {"button": [], "slash": []} for side in bots}
+                cpu_before = {side: cpu_seconds(bots[side][1].pid) for side in bots}
+                await asyncio.gather(*(
+                    play(fake, member, channel, games, random.Random(s), records[side], by)
+                    for side, (fake, _, _) in bots.items()
+                    for member, channel, s in zip(members, fake.channel_ids, seeds, strict=True)
+                ))  # fmt: skip
+                for side, (_, process, _) in bots.items():
+                    cpu = (cpu_seconds(process.pid) - cpu_before[side]) * 1000
                     if round_:  # the first round only warms up
-                        per_move[side, by].append(cpu / len(record[by]))
+                        per_move[side, by].append(cpu / len(records[side][by]))
     return {"per_move": per_move, "rounds": rounds, "label": checkout_label(other)}
 
 
@@ -405,19 +404,19 @@ def checkout_label(folder: Path) -> str:
 
 
 def report_against(r: dict) -> list[str]:
-    """The side-by-side table of :func:`run_against`: medians, and now over before."""
+    """The side-by-side table of :func:`run_against`: medians, and the median of the rounds'
+    ratios of now over before."""
     label, per_move = r["label"], r["per_move"]
     lines = [
-        f"bot CPU per move, median of {r['rounds']} rounds (each side's turns alternating):",
+        f"bot CPU per move, median of {r['rounds']} rounds (both bots playing at once):",
         f"{'':12}{label:>10}{'now':>10}{'now/' + label:>14}",
     ]
     for by, name in (("button", "a click"), ("slash", "/ttt move")):
         rounds = list(zip(per_move["before", by], per_move["now", by], strict=True))
         before, now = (statistics.median(side) for side in zip(*rounds, strict=True))
+        ratio = statistics.median(n / b for b, n in rounds)  # each round's pair: same load
         each = ", ".join(f"{b:.3f}/{n:.3f}" for b, n in rounds)
-        lines.append(
-            f"{name:12}{before:>7.3f} ms{now:>7.3f} ms{now / before:>14.3f}   (rounds: {each})"
-        )
+        lines.append(f"{name:12}{before:>7.3f} ms{now:>7.3f} ms{ratio:>14.3f}   (rounds: {each})")
     return lines
 
 
@@ -486,15 +485,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--against", type=Path, metavar="PATH",
         help="instead: CPU per click and per /ttt move beside the bot of the checkout in PATH "
-        "(e.g. `git worktree add /tmp/old COMMIT`), rounds alternating",
+        "(e.g. `git worktree add /tmp/old COMMIT`), both playing the same moves at once",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.against:
         if not (args.against / "bot.py").is_file():
             parser.error(f"no bot.py in {args.against}")
         r = asyncio.run(run_against(args.against, args.players, args.games, args.seed, args.rounds))
-        print(f"{args.players} players at once, {args.games} games each by button and then "
-              f"by /ttt move in each round, two bot processes on loopback")  # fmt: skip
+        print(f"{args.players} players at once on each bot, {args.games} games each by button "
+              f"and then by /ttt move in each round, two bot processes on loopback")  # fmt: skip
         for line in report_against(r):
             print(line)
         return
