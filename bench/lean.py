@@ -30,6 +30,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bench.bot import percentile
+from tests import fakediscord
 from tests.classic_board import LOOKING_BACK, classic_position, looking_back
 from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake
 
@@ -368,6 +369,9 @@ async def run_against(other: Path, players: int, games: int, seed: int, rounds: 
     per_move: dict[tuple[str, str], list[float]] = {
         (side, by): [] for side in ("before", "now") for by in ("button", "slash")
     }
+    # CPU is measured here, not latency: on a busy machine one fake Discord serving two bots
+    # let some answers pass Discord's 3 seconds, and a lost answer stalled the run
+    fakediscord.RESPONSE_DEADLINE = 60.0
     async with (
         bot_process(players, {}, root=other) as before,
         bot_process(players, {}) as now,
