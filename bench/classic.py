@@ -12,8 +12,6 @@ the three rules only), against:
 
 The post-mortems run in a worker process, as in the bot (the solver holds the GIL): their
 CPU per game (median, p99, max) and the worker's peak RSS are printed at the end.
-``--study-wins`` looks back at the games the bot won too, to measure what that would add
-(the bot does not).
 """
 
 from __future__ import annotations
@@ -126,10 +124,10 @@ def perfect_player(rng: random.Random):
 
 
 # --- the post-mortem worker --------------------------------------------------------------
-def _worker_post_mortem(moves: list[int], bot: int, won_too: bool) -> tuple[list, float, int]:
+def _worker_post_mortem(moves: list[int], bot: int) -> tuple[list, float, int]:
     """In the worker: the facts, the CPU seconds they took, and the worker's peak RSS."""
     started = time.process_time()
-    facts = post_mortem(GAME.name, moves, bot, won_too=won_too)
+    facts = post_mortem(GAME.name, moves, bot)
     seconds = time.process_time() - started
     return facts, seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
@@ -138,7 +136,6 @@ def _worker_post_mortem(moves: list[int], bot: int, won_too: bool) -> tuple[list
 class Costs:
     seconds: list[float] = field(default_factory=list)
     rss_kb: int = 0
-    study_wins: bool = False  # also look back at the games the bot won (an experiment)
 
 
 # --- the bot -----------------------------------------------------------------------------
@@ -161,8 +158,7 @@ def series(
     opponent, games: int, roles: tuple[Mark, ...], block: int, pool, costs: Costs | None
 ) -> tuple[list[int], Memory]:
     """Losses per block of ``block`` games, the bot's role cycling through ``roles``; with
-    ``pool``, the post-mortem runs there after every game the bot did not win (every
-    game, with ``costs.study_wins``)."""
+    ``pool``, the post-mortem runs there after every game the bot did not win."""
     memory = Memory(game=GAME)
     losses = []
     for played in range(games):
@@ -174,9 +170,8 @@ def series(
         won = GAME.winner(codes[-1])
         if won and won != bot:
             losses[-1] += 1
-        if pool is not None and (won != bot or costs.study_wins):
-            job = pool.submit(_worker_post_mortem, moves, int(bot), costs.study_wins)
-            facts, seconds, rss = job.result()
+        if pool is not None and won != bot:
+            facts, seconds, rss = pool.submit(_worker_post_mortem, moves, int(bot)).result()
             memory.add_proven(facts)
             costs.seconds.append(seconds)
             costs.rss_kb = max(costs.rss_kb, rss)
@@ -198,12 +193,10 @@ def compare(title: str, make, games: int, roles, block: int, pool, costs: Costs,
     print()
 
 
-def main(games: int = 2000, perfect: int = 300, seed: int = 1, study_wins: bool = False) -> None:
+def main(games: int = 2000, perfect: int = 300, seed: int = 1) -> None:
     if not solver.solver_available():
         raise SystemExit("this benchmark needs the solver: pip install bitbully bitbully-databases")
-    costs = Costs(study_wins=study_wins)
-    if study_wins:
-        print("The post-mortem looks back at every game, the ones the bot won too.\n")
+    costs = Costs()
     with ProcessPoolExecutor(max_workers=1) as pool:
         both = (Mark.X, Mark.O)
         compare(

@@ -15,6 +15,10 @@ half of the moves by button, half by ``/ttt move``. Printed with the issue's tar
 taught, and its picture is drawn afresh (in the bot's pictures process). The longest
 loop callback meanwhile, with how many answers came with their picture; then the same
 without pictures, for comparison.
+
+``--against PATH``: instead, the CPU per click and per ``/ttt move`` of this checkout's bot
+beside another checkout's (an older commit in a temporary folder), both playing the same
+moves at the same time.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import tempfile
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bench.bot import percentile
+from tests import fakediscord
 from tests.classic_board import LOOKING_BACK, classic_position, looking_back
 from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake
 
@@ -158,9 +164,10 @@ async def play(
         while True:
             position = board_of(board)
             buttons = [b for row in board["components"] for b in row["components"]]
+            # cells only: a finished board offers a rematch, which would play on forever
             free = [b["custom_id"] for b in buttons
-                    if b["custom_id"].startswith("ttt:") and not b.get("disabled")]  # fmt: skip
-            if not free or position is None:  # over: the cells gone, Rematch alone
+                    if not b.get("disabled") and b["custom_id"].startswith("ttt:")]  # fmt: skip
+            if not free or position is None:
                 break
             custom_id = rng.choice(free)
             sent = time.monotonic()
@@ -345,10 +352,10 @@ def report_pictures(r: dict) -> list[str]:
 
 
 @asynccontextmanager
-async def bot_process(players: int, env: dict[str, str], prepare=None):
+async def bot_process(players: int, env: dict[str, str], prepare=None, root: Path | None = None):
     """A fake Discord with ``players`` channels, and the bot process started against it
-    and ready (and ``prepare(fake)`` done). Yields the fake, the process, and a function
-    giving the probe's report."""
+    and ready (the bot of checkout ``root``, by default this one; and ``prepare(fake)``
+    done). Yields the fake, the process, and a function giving the probe's report."""
     fake = await FakeDiscord().start()
     fake.channel_ids = [snowflake() for _ in range(players)]
     with tempfile.TemporaryDirectory() as folder:
@@ -362,8 +369,9 @@ async def bot_process(players: int, env: dict[str, str], prepare=None):
             **env,
         }
         process = await launch_bot(
-            fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL
-        )
+            fake, home, env=env, launcher=LAUNCHER, output=asyncio.subprocess.DEVNULL,
+            **({"root": root} if root else {}),
+        )  # fmt: skip
 
         async def loop_report() -> dict:
             await asyncio.sleep(1.2)  # the probe's last report
@@ -472,6 +480,71 @@ async def run_floor(players: int, moves: int, rounds: int = 3) -> dict[str, floa
     return floor
 
 
+async def run_against(other: Path, players: int, games: int, seed: int, rounds: int) -> dict:
+    """This bot and ``other``'s (a checkout's folder), each with its own fake Discord,
+    ``players`` members playing ``games`` games on each at once, all by button and then
+    all by ``/ttt move``, the same random choices on both: the CPU per move of each, in
+    ``rounds`` rounds. Both play at the same time, so that whatever else the machine does
+    weighs on both alike (rounds one after the other differed by 20 % on a busy machine).
+    A first round, not counted, warms both up."""
+    per_move: dict[tuple[str, str], list[float]] = {
+        (side, by): [] for side in ("before", "now") for by in ("button", "slash")
+    }
+    # CPU is measured here, not latency: on a busy machine one fake Discord serving two bots
+    # let some answers pass Discord's 3 seconds, and a lost answer stalled the run
+    fakediscord.RESPONSE_DEADLINE = 60.0
+    async with (
+        bot_process(players, {}, root=other) as before,
+        bot_process(players, {}) as now,
+    ):
+        bots = {"before": before, "now": now}
+        for fake, _, _ in bots.values():
+            await asyncio.wait_for(fake.synced.wait(), 60)
+        members = [User(snowflake(), f"player{i}") for i in range(players)]
+        rng = random.Random(seed)
+        for round_ in range(rounds + 1):
+            for by in ("button", "slash"):
+                seeds = [rng.random() for _ in members]
+                records = {side: {"button": [], "slash": []} for side in bots}
+                cpu_before = {side: cpu_seconds(bots[side][1].pid) for side in bots}
+                await asyncio.gather(*(
+                    play(fake, member, channel, games, random.Random(s), records[side], by)
+                    for side, (fake, _, _) in bots.items()
+                    for member, channel, s in zip(members, fake.channel_ids, seeds, strict=True)
+                ))  # fmt: skip
+                for side, (_, process, _) in bots.items():
+                    cpu = (cpu_seconds(process.pid) - cpu_before[side]) * 1000
+                    if round_:  # the first round only warms up
+                        per_move[side, by].append(cpu / len(records[side][by]))
+    return {"per_move": per_move, "rounds": rounds, "label": checkout_label(other)}
+
+
+def checkout_label(folder: Path) -> str:
+    """The short commit hash of the checkout in ``folder`` (its name if it has none)."""
+    found = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--short", "HEAD"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return found.stdout.strip() or folder.name
+
+
+def report_against(r: dict) -> list[str]:
+    """The side-by-side table of :func:`run_against`: medians, and the median of the rounds'
+    ratios of now over before."""
+    label, per_move = r["label"], r["per_move"]
+    lines = [
+        f"bot CPU per move, median of {r['rounds']} rounds (both bots playing at once):",
+        f"{'':12}{label:>10}{'now':>10}{'now/' + label:>14}",
+    ]
+    for by, name in (("button", "a click"), ("slash", "/ttt move")):
+        rounds = list(zip(per_move["before", by], per_move["now", by], strict=True))
+        before, now = (statistics.median(side) for side in zip(*rounds, strict=True))
+        ratio = statistics.median(n / b for b, n in rounds)  # each round's pair: same load
+        each = ", ".join(f"{b:.3f}/{n:.3f}" for b, n in rounds)
+        lines.append(f"{name:12}{before:>7.3f} ms{now:>7.3f} ms{ratio:>14.3f}   (rounds: {each})")
+    return lines
+
+
 def report(r: dict, floor: dict[str, float] | None = None) -> list[str]:
     """The figures of :func:`run` (and of :func:`run_floor`), each with its target."""
     loop, per_move = r["loop"], r["per_move_ms"]
@@ -540,6 +613,11 @@ def main(argv: list[str] | None = None) -> None:
         "between their games (a new point, a new picture); the longest loop callback, then "
         "the same without pictures",
     )  # fmt: skip
+    parser.add_argument(
+        "--against", type=Path, metavar="PATH",
+        help="instead: CPU per click and per /ttt move beside the bot of the checkout in PATH "
+        "(e.g. `git worktree add /tmp/old COMMIT`), both playing the same moves at once",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.pictures:
         for drawn in (True, False):
@@ -553,6 +631,15 @@ def main(argv: list[str] | None = None) -> None:
             if args.verbose:
                 print(f"  the longest: by CPU {r['loop']['longest']}; by the clock less the "
                       f"others' time {r['loop']['longest_own']}")  # fmt: skip
+        return
+    if args.against:
+        if not (args.against / "bot.py").is_file():
+            parser.error(f"no bot.py in {args.against}")
+        r = asyncio.run(run_against(args.against, args.players, args.games, args.seed, args.rounds))
+        print(f"{args.players} players at once on each bot, {args.games} games each by button "
+              f"and then by /ttt move in each round, two bot processes on loopback")  # fmt: skip
+        for line in report_against(r):
+            print(line)
         return
     if args.classic:
         r = asyncio.run(run_classic(args.players, args.classic))

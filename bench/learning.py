@@ -207,16 +207,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--perfect", type=int, default=300, help="connect4-7x6: games as X and as O vs perfect"
     )
-    parser.add_argument(
-        "--study-wins",
-        action="store_true",
-        help="connect4-7x6: the post-mortem looks back at the games the bot won too",
-    )
     args = parser.parse_args(argv)
     if args.game == "connect4-7x6":
         from . import classic
 
-        classic.main(games=args.games, perfect=args.perfect, study_wins=args.study_wins)
+        classic.main(games=args.games, perfect=args.perfect)
         return
     names = (
         [n for n in engine.GAMES if not get_game(n).classic] if args.game == "all" else [args.game]

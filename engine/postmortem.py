@@ -30,11 +30,9 @@ def _classic(game: str | Game) -> Game:
     return game
 
 
-def _studied(
-    game: Game, moves: list[int], bot: Mark | int | None, won_too: bool = False
-) -> list[int]:
+def _studied(game: Game, moves: list[int], bot: Mark | int | None) -> list[int]:
     """The positions of a finished game to value: where ``bot`` was to move (or every
-    position, for a game between members), none if the bot won (unless ``won_too``)."""
+    position, for a game between members), none if the bot won."""
     codes = game.replay(moves)
     if not codes or game.moves(codes[-1]) is not None:
         raise ValueError("only a finished game can be looked back at")
@@ -42,28 +40,27 @@ def _studied(
     if bot is None:
         return befores
     bot = Mark(bot)
-    if game.winner(codes[-1]) == bot and not won_too:
+    if game.winner(codes[-1]) == bot:
         return []
     return [code for ply, code in enumerate(befores) if ply % 2 == (0 if bot is Mark.X else 1)]
 
 
 def post_mortem(
-    game: str | Game, moves: list[int], bot: Mark | int | None = None, *, won_too: bool = False
+    game: str | Game, moves: list[int], bot: Mark | int | None = None
 ) -> list[ProvenFact]:
     """The proven facts of a finished game's post-mortem, as ``(key, outcome, plies)``:
     ``key`` the canonical 49-bit code of the position after a column, ``outcome``
     ``"win"`` or ``"loss"`` for the player who dropped it, ``plies`` from there to the end
     under perfect play (0 for a column that makes four). With ``bot`` (its mark, 1 or 2),
-    only the positions where the bot was to move, and nothing if it won (unless
-    ``won_too``: ``bench.classic --study-wins`` measures what that would add); without,
-    every position (a game between members). In key order; picklable.
+    only the positions where the bot was to move, and nothing if it won; without, every
+    position (a game between members). In key order; picklable.
 
     Raises ``ValueError`` for an unfinished or illegal game or another board, and
     :class:`engine.solver.SolverUnavailable` without the solver.
     """
     game = _classic(game)
     facts: dict[int, tuple[str, int]] = {}
-    for before in _studied(game, list(moves), bot, won_too):
+    for before in _studied(game, list(moves), bot):
         keys = {move: key for move, _child, key in game.moves(before)}
         for column, score in solver.score_all(before).items():
             if score is not None:

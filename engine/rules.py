@@ -33,7 +33,10 @@ class Mark(enum.IntEnum):
 
     @property
     def other(self) -> Mark:
-        return Mark(3 - self)
+        return _OTHER[self]  # not Mark(3 - self): an enum's call costs more than a move's check
+
+
+_OTHER = {Mark.X: Mark.O, Mark.O: Mark.X}
 
 
 class Game:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import engine
@@ -58,6 +59,11 @@ class Game:
     @property
     def board(self) -> Board:
         return Board.from_moves(self.moves, game=self.kind)
+
+    @property
+    def code(self) -> int:
+        """The position's code, as :attr:`board` has it (without building a board)."""
+        return _code(self.kind, self.moves)
 
     @property
     def player_mark(self) -> Mark:
@@ -119,6 +125,11 @@ class Game:
             record.game,
             record.level,
         )
+
+
+@functools.lru_cache(maxsize=4096)  # a board is drawn on every move, twice a render
+def _code(kind: str, moves: tuple[int, ...]) -> int:
+    return Board.from_moves(moves, game=kind).code
 
 
 @dataclass(frozen=True, slots=True)

@@ -325,7 +325,9 @@ class GameService:
                 )
             rules = board.game
             cells = rules.move_word == "cell"
-            free = cell_list(board.legal_moves)
+            legal = board.legal_moves
+            # the free moves are said only to refuse a move: not listed for every move played
+            free = "" if isinstance(cell, int) and cell - 1 in legal else cell_list(legal)
             if not isinstance(cell, int) or not 1 <= cell <= rules.move_count:
                 raise GameError(
                     N_(
@@ -342,7 +344,7 @@ class GameService:
                         free=free,
                     )
                 )
-            if cell - 1 not in board.legal_moves:
+            if cell - 1 not in legal:
                 raise GameError(
                     N_("Cell {cell} is taken. Free cells: {free}.", cell=cell, free=free)
                     if cells

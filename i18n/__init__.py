@@ -64,6 +64,12 @@ def Nn_(singular: str, plural: str, count: int, /, **args) -> Msg:
     return Msg(singular, plural, count, args)
 
 
+# A board says the same few sentences on every move ("Your turn, <@…> (❌): pick a free
+# cell.", "I know 12 lessons in this server."): each language keeps up to this many as said,
+# so that a move neither looks them up in the catalog nor formats them again.
+SAID_KEPT = 1024
+
+
 class Language:
     """One language's catalog, plural rule and number format."""
 
@@ -74,6 +80,7 @@ class Language:
         self.locale = Locale.parse(code, sep="-")
         self._translations = translations
         self.known = known  # the messages its catalog translates
+        self._kept: dict[tuple, str] = {}  # messages said, with their arguments
 
     def knows(self, text: str) -> bool:
         return text in self.known
@@ -87,12 +94,39 @@ class Language:
         return language, (self.code,)
 
     def t(self, text: str, /, **args) -> str:
-        return self._format(self._translations.gettext(text), args)
+        return self._said(text, None, 0, args)
 
     def tn(self, singular: str, plural: str, count: int, /, **args) -> str:
         """``count`` picks the plural form, and is ``{count}`` in the text."""
+        return self._said(singular, plural, count, args)
+
+    def _said(self, text: str, plural: str | None, count: int, args: dict) -> str:
+        """A message said, from :attr:`_kept` when it was said so before (see
+        :data:`SAID_KEPT`)."""
+        key = [text, plural, count]
+        for name, value in args.items():
+            kind = type(value)
+            if kind is Msg:
+                value = args[name] = self.say(value)
+            elif kind is not str and kind is not int:  # a bool or a float is equal, as a
+                return self._say_afresh(text, plural, count, args)  # key, to an int: not kept
+            key += (name, value)
+        if type(count) is not int:
+            return self._say_afresh(text, plural, count, args)
+        key = tuple(key)
+        said = self._kept.get(key)
+        if said is None:
+            said = self._say_afresh(text, plural, count, args)
+            if len(self._kept) >= SAID_KEPT:
+                self._kept.clear()
+            self._kept[key] = said
+        return said
+
+    def _say_afresh(self, text: str, plural: str | None, count: int, args: dict) -> str:
+        if plural is None:
+            return self._format(self._translations.gettext(text), args)
         return self._format(
-            self._translations.ngettext(singular, plural, count), {"count": count, **args}
+            self._translations.ngettext(text, plural, count), {"count": count, **args}
         )
 
     def translate(self, text: str) -> str:

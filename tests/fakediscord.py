@@ -501,19 +501,20 @@ async def launch_bot(
     cwd: Path | None = None,
     launcher: str | None = None,
     output: int = asyncio.subprocess.PIPE,
+    root: Path = ROOT,
 ) -> asyncio.subprocess.Process:
     """Start ``bot.py`` as a real process against ``fake``, its home folder ``home``.
 
     ``bot.py`` is copied into ``home`` so that its ``.env`` and relative database path
     resolve there, exactly as they would beside a deployed bot. ``launcher``: Python code
     to start it with instead of the plain one (it gets the same arguments); ``output``:
-    where its stdout and stderr go.
+    where its stdout and stderr go; ``root``: the checkout whose bot runs.
     """
     home.mkdir(parents=True, exist_ok=True)
-    (home / "bot.py").write_bytes((ROOT / "bot.py").read_bytes())
+    (home / "bot.py").write_bytes((root / "bot.py").read_bytes())
     child_env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(root),
         "HOME": str(home),
         "DISCORD_TOKEN": "fake.token.value",
         **(env or {}),

@@ -153,7 +153,7 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     if game.running and look.buttons_are_board:
         description = status
     else:
-        drawn = look.rows(game.board.code, game.moves[-1] if game.moves else None)
+        drawn = look.rows(game.code, game.moves[-1] if game.moves else None)
         description = f"{drawn}\n\n{status}"
     embed = discord.Embed(
         title=lang.say(look.title) if title is None else f"{lang.say(look.title)}: {title}",
@@ -234,7 +234,7 @@ def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) ->
     rows = (
         []
         if over and look.buttons_are_board
-        else look.component_rows(prefix, game.board.code, frozen or not game.running)
+        else look.component_rows(prefix, game.code, frozen or not game.running)
     )
     if over:  # a finished board offers to play again
         rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}

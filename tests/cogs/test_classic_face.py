@@ -135,7 +135,6 @@ async def test_stats_on_7x6_tell_lessons_by_source_and_recent_losses_not_ways_to
     assert losses == [(2, 1)]
     points = await simcord_bot.service.curve(w.guild.id, CLASSIC)
     assert points and all(p.beat_x is None and p.beat_o is None for p in points)
-    assert points[-1].lessons == len(memory)  # the post-mortem's lessons are on the curve
     bottom = figure(points, "curve", losses=losses).axes[1]
     assert bottom.get_ylabel() == "losses per 50 games"
     losses_line, _ = bottom.get_lines()
