@@ -38,8 +38,8 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
     assert f"🎉 {s.alice.mention} gewinnt! Daraus lerne ich." in embed.description
     learned = next(f for f in embed.fields if f.name == "Was ich gelernt habe")
     assert (
-        "In dieser Stellung setze ich nie wieder auf die obere rechte Ecke (3): Das verliert."
-        in learned.value
+        "In dieser Stellung setze ich nie wieder auf die obere rechte Ecke (3): "
+        "Das führt zur Niederlage." in learned.value
     )
     assert embed.footer.text.startswith("Ich kenne ") and "Lektion" in embed.footer.text
     rematch = board.components[-1].children[0]
