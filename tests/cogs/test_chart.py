@@ -126,12 +126,12 @@ def test_the_chart_speaks_the_servers_language_where_its_font_can_write_it():
     from i18n import LANGUAGES
 
     points = [CurvePoint(1, 3, 40, 300, False), CurvePoint(2, 300, 0, 0, True)]
-    german = chart.figure(points, "Wie ich auf Heim gelernt habe", LANGUAGES["de"])
+    german = chart.figure(points, "Wie ich auf dem Server Heim gelernt habe", LANGUAGES["de"])
     top, bottom = german.axes
     assert top.get_ylabel() == "Lektionen"
     assert bottom.get_xlabel() == "auf diesem Server gespielte Partien"
     assert any("Training +297" in t.get_text() for t in top.texts)
-    assert german._suptitle.get_text() == "Wie ich auf Heim gelernt habe"
+    assert german._suptitle.get_text() == "Wie ich auf dem Server Heim gelernt habe"
     japanese = chart.figure(points, "Heimでの学習の記録", LANGUAGES["ja"])
     top, bottom = japanese.axes
     assert top.get_ylabel() == "lessons" and bottom.get_ylabel() == "ways to beat me"

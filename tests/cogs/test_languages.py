@@ -46,7 +46,7 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
     assert rematch.label == "Revanche"
 
     stats = (await s.alice.slash(s.channel, "ttt stats")).response.embeds[0]
-    assert stats.title == "Tic-Tac-Toe auf Heim"
+    assert stats.title == "Tic-Tac-Toe auf dem Server Heim"
     fields = {f.name: f.value for f in stats.fields}
     assert fields["Dieser Server"].startswith(
         "**1 Partie** gegen mich: Ich habe 0 gewonnen, 1 verloren, 0 unentschieden"
