@@ -66,7 +66,8 @@ def test_there_are_ten_languages_beyond_english():
 def test_every_catalog_translates_every_message_with_its_placeholders(path, said):
     with path.open("rb") as f:
         catalog = read_po(f, locale=path.stem.replace("-", "_"))
-    # the plural rule is the language's own (CLDR, as Babel knows it)
+    # as many plural forms as the language has (CLDR, as Babel knows it); which form a
+    # number takes is the catalog's Plural-Forms (pt-BR: zero in the plural, see below)
     assert catalog.num_plurals == get_plural(path.stem.replace("-", "_")).num_plurals
     assert problems(catalog, said) == []
     # and it carries nothing the code no longer says
