@@ -13,7 +13,8 @@ from i18n import ENGLISH, LANGUAGES, LOCALES, N_, Nn_, language
 from i18n.extract import TEMPLATE, Unfindable, in_code, messages
 
 FIELD = re.compile(r"\{(\w+)\}")
-CODE = re.compile(r"`[^`]+`")  # a command or option to type: the same in every language
+# a command or option to type, or a Discord timestamp (<t:…:R>): the same in every language
+CODE = re.compile(r"`[^`]+`|<t:[^>]+>")
 REQUIRED = {"de", "fr", "es-ES", "pt-BR", "it", "pl", "ru", "tr", "nl", "ja"}
 
 
@@ -66,7 +67,8 @@ def test_there_are_ten_languages_beyond_english():
 def test_every_catalog_translates_every_message_with_its_placeholders(path, said):
     with path.open("rb") as f:
         catalog = read_po(f, locale=path.stem.replace("-", "_"))
-    # the plural rule is the language's own (CLDR, as Babel knows it)
+    # as many plural forms as the language has (CLDR, as Babel knows it); which form a
+    # number takes is the catalog's Plural-Forms (pt-BR: zero in the plural, see below)
     assert catalog.num_plurals == get_plural(path.stem.replace("-", "_")).num_plurals
     assert problems(catalog, said) == []
     # and it carries nothing the code no longer says
@@ -138,7 +140,67 @@ def test_plurals_follow_each_language():
         "22 lekcje",
     ]
     assert LANGUAGES["fr"].tn(*lessons, 0) == "0 leçon"  # French counts 0 as one
-    assert LANGUAGES["ja"].tn(*lessons, 7) == "7件のレッスン"  # one form: a counter word
+    assert LANGUAGES["ja"].tn(*lessons, 7) == "7件の教訓"  # one form: a counter word
+
+
+def test_zero_reads_as_each_language_counts_it():
+    """Brazilian Portuguese writes a count of nothing in the plural ("0 lições", as
+    "0 gols"), so its catalog's rule is n != 1, not gettext's usual n > 1 for pt_BR (which
+    said "0 lição"); French counts 0 as one ("0 leçon"), which is French."""
+    counted = [
+        ("{count} lesson", "{count} lessons"),
+        ("{count} win", "{count} wins"),
+        ("{count} game", "{count} games"),
+    ]
+    pt = LANGUAGES["pt-BR"]
+    assert [pt.tn(*c, n) for c in counted for n in (0, 1, 2)] == [
+        "0 lições",
+        "1 lição",
+        "2 lições",
+        "0 vitórias",
+        "1 vitória",
+        "2 vitórias",
+        "0 partidas",
+        "1 partida",
+        "2 partidas",
+    ]
+    assert [LANGUAGES["fr"].tn(*c, 0) for c in counted] == ["0 leçon", "0 victoire", "0 partie"]
+    assert [LANGUAGES["fr"].tn(*c, 2) for c in counted] == ["2 leçons", "2 victoires", "2 parties"]
+
+
+def translations(code: str) -> list[str]:
+    """Every form of every message in a catalog."""
+    with (LOCALES / f"{code}.po").open("rb") as f:
+        catalog = read_po(f, locale=code.replace("-", "_"))
+    return [
+        form
+        for entry in catalog
+        if entry.id
+        for form in ((entry.string,) if isinstance(entry.string, str) else entry.string)
+    ]
+
+
+def test_french_puts_one_plain_space_before_two_part_punctuation():
+    """French writes a space before : ; ? ! ("Annulé : je n'ai rien oublié."), in titles too;
+    always a plain space, so that every message is typed and reviewed alike (a command
+    or option to type, in backticks, is left as it is: `mode: replace`)."""
+    found = []
+    for form in translations("fr"):
+        prose = CODE.sub("", form)
+        found += [
+            f"{prose[max(0, m.start() - 20) : m.end() + 5]!r}"
+            for m in re.finditer(r"(?<! )[:;?!]|[\u00a0\u202f][:;?!]", prose)
+        ]
+    assert found == []
+
+
+def test_japanese_keeps_its_own_spacing_and_words():
+    """No half-width space after 。！？ (a full-width one after ！？ when a sentence
+    follows); a lesson is 教訓, not レッスン (a class); moves are 打つ, not 指す (shogi's)."""
+    forms = translations("ja")
+    assert [f for f in forms if re.search("[。！？] ", f)] == []
+    assert [f for f in forms if "レッスン" in f] == []
+    assert [f for f in forms if re.search("指[さしすせそ]", f)] == []
 
 
 def test_numbers_are_written_in_each_locale_way_but_ids_are_left_alone():

@@ -277,7 +277,7 @@ def test_the_chart_speaks_the_servers_language():
     from i18n import LANGUAGES
 
     points = [CurvePoint(1, 3, 40, 300, False), CurvePoint(2, 300, 0, 0, True)]
-    german = chart.figure(points, "Wie ich auf Heim gelernt habe", LANGUAGES["de"])
+    german = chart.figure(points, "Wie ich auf dem Server Heim gelernt habe", LANGUAGES["de"])
     top, bottom = german.axes
     assert top.get_ylabel() == "Lektionen aus Partien"
     assert bottom.get_xlabel() == "auf diesem Server gespielte Partien"

@@ -42,15 +42,15 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
     assert f"🎉 {s.alice.mention} gewinnt! Daraus lerne ich." in embed.description
     learned = next(f for f in embed.fields if f.name == "Was ich gelernt habe")
     assert (
-        "In dieser Stellung setze ich nie wieder auf die obere rechte Ecke (3): Das verliert."
-        in learned.value
+        "In dieser Stellung setze ich nie wieder auf die obere rechte Ecke (3): "
+        "Das führt zur Niederlage." in learned.value
     )
     assert re.fullmatch(r"Ich kenne hier [0-9]+ Lektionen in Tic-Tac-Toe\.", embed.footer.text)
     rematch = board.components[-1].children[0]
     assert rematch.label == "Revanche"
 
     stats = (await s.alice.slash(s.channel, "ttt stats")).response.embeds[0]
-    assert stats.title == "Tic-Tac-Toe auf Heim"
+    assert stats.title == "Tic-Tac-Toe auf dem Server Heim"
     fields = {f.name: f.value for f in stats.fields}
     assert fields["Dieser Server"] == "**1 Partie** gegen mich: 1 Sieg"
     assert fields["Du (alice)"] == "Du gegen mich: 1 Sieg"  # one point of view
