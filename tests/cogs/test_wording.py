@@ -57,7 +57,8 @@ async def test_a_member_game_names_its_players_and_says_the_bot_watches(world):
     embed = board.embeds[0]
     assert embed.title == "Tic-tac-toe"
     watching = f"❌ <@{w.alice.id}> vs ⭕ <@{w.bob.id}> · I'm watching"
-    assert embed.description.splitlines()[4] == watching  # under the board's three rows
+    # first: while the game runs, the buttons are the board (no grid above)
+    assert embed.description.splitlines()[0] == watching
     await w.alice.slash(w.channel, "ttt resign")
     invitation = await challenge(w, w.alice, w.bob)
     await w.bob.click(invitation, custom_id=button(invitation, "Decline"))
