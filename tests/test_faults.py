@@ -190,8 +190,10 @@ async def current_board(fake) -> dict | None:
 
 
 async def test_sigkill_mid_game_loses_nothing_that_was_announced(fake, tmp_path):
-    figures = await crash_run(fake, tmp_path, kills=6, rng=random.Random(8))
-    assert figures["kills"] == 6 and figures["announcements"] > 10
+    # how many answers land before a kill depends on timing (6 kills gave 9 on some runs,
+    # under the 11 this check needs to mean something): 9 kills announce enough
+    figures = await crash_run(fake, tmp_path, kills=9, rng=random.Random(8))
+    assert figures["kills"] == 9 and figures["announcements"] > 10
 
 
 async def test_moves_made_the_moment_a_board_appears_leave_one_board(fake, tmp_path):
