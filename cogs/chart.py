@@ -12,16 +12,15 @@ font the ``matplotlib-fontja`` package ships (matplotlib's own font has no Japan
 from __future__ import annotations
 
 import functools
-import importlib.util
 import io
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from pathlib import Path
 
 from gameflow import CurvePoint
 from i18n import ENGLISH, Language
 
+from .fonts import japanese_font_file
 from .pictures import Pictures
 
 FILE_NAME = "learning-curve.png"
@@ -64,14 +63,6 @@ def taught_by_games(points: Sequence[CurvePoint]) -> list[int]:
     return taught
 
 
-def _font_file() -> Path:
-    # found without importing the package: importing it changes matplotlib's settings
-    spec = importlib.util.find_spec("matplotlib_fontja")
-    if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("matplotlib_fontja", name="matplotlib_fontja")  # a dependency
-    return Path(spec.submodule_search_locations[0], "fonts", "ipaexg.ttf")
-
-
 @functools.cache
 def _glyphs() -> frozenset[int]:
     """The characters the chart's fonts can draw (and the Japanese one made known to
@@ -79,7 +70,7 @@ def _glyphs() -> frozenset[int]:
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
-    japanese = str(_font_file())
+    japanese = str(japanese_font_file())
     font_manager.fontManager.addfont(japanese)
     latin = FT2Font(font_manager.findfont(LATIN)).get_charmap()
     return frozenset(latin) | frozenset(FT2Font(japanese).get_charmap())

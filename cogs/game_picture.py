@@ -8,8 +8,8 @@ phone, and a 42-move game would run for half a minute), and flat colours keep it
 
 :func:`draw_game` takes plain data only and is a top-level function, so it can run in a
 thread or another process. Pillow draws it (matplotlib brings Pillow, and its DejaVu
-fonts); a font added under ``cogs/fonts/`` (Japanese, say) is used for the characters
-DejaVu lacks. A character no font has is left out, never drawn as an empty box.
+fonts), with IPAexGothic (:mod:`cogs.fonts`) for Japanese, as the learning curve. A
+character no font has (most emoji) is left out, never drawn as an empty box.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from PIL import Image, ImageDraw, ImageFont
 import engine
 from gameflow.game import TITLES
 from i18n import ENGLISH, N_, Language, Msg, language
+
+from .fonts import japanese_font_file
 
 FILE_NAME = "game.png"
 LEGEND = N_("Move {number} taught me a lesson.")  # beside a ring like the lesson's
@@ -47,18 +49,15 @@ RESULT_LINES = 3
 # the small boards narrower than the page: at its full width a 3×3 board would be huge
 BOARD_WIDTH = {"tictactoe": 480, "connect4": 520, "connect4-5x4": 600}
 
-FONTS = Path(__file__).with_name("fonts")
-
 
 @functools.cache
 def _font_files(bold: bool) -> tuple[Path, ...]:
-    """DejaVu first (Latin, Greek, Cyrillic), then any font the project ships. matplotlib
-    is imported on the first picture only, as by the learning curve (it is big)."""
+    """DejaVu first (Latin, Greek, Cyrillic), then IPAexGothic (Japanese), as the
+    learning curve draws. matplotlib is imported on the first picture only (it is big)."""
     import matplotlib
 
     dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-    own = sorted(p for p in FONTS.glob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc"))
-    return (dejavu / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), *own)
+    return (dejavu / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), japanese_font_file())
 
 
 @functools.cache
