@@ -252,7 +252,9 @@ def report_classic(r: dict) -> list[str]:
         f"{r['cpu']:.2f} s in {r['elapsed']:.1f} s (the solver's worker not counted)",
         f"longest event-loop callback in the bot, by its own CPU: {loop['longest_cpu_ms']:.1f} "
         f"ms; {loop['over_20ms_cpu']} of {loop['callbacks']:,} over 20 ms (target: none); by "
-        f"the clock: {loop['longest_ms']:.1f} ms, {loop['over_20ms']} over 20 ms",
+        f"the clock: {loop['longest_ms']:.1f} ms, {loop['over_20ms']} over 20 ms; the longest "
+        f"garbage collection {loop['longest_gc_ms']:.1f} ms, {loop['full_collections']} full "
+        f"ones",
     ]  # fmt: skip
     return lines
 
