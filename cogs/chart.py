@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from gameflow import CurvePoint
 from i18n import ENGLISH, Language
 
-from .fonts import japanese_font_file
+from .fonts import drawable, japanese_font_file
 from .pictures import Pictures
 
 FILE_NAME = "learning-curve.png"
@@ -64,30 +64,18 @@ def taught_by_games(points: Sequence[CurvePoint]) -> list[int]:
 
 
 @functools.cache
-def _glyphs() -> frozenset[int]:
-    """The characters the chart's fonts can draw (and the Japanese one made known to
-    matplotlib, once)."""
+def _registered() -> None:
+    """The Japanese font made known to matplotlib, once."""
     from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
 
-    japanese = str(japanese_font_file())
-    font_manager.fontManager.addfont(japanese)
-    latin = FT2Font(font_manager.findfont(LATIN)).get_charmap()
-    return frozenset(latin) | frozenset(FT2Font(japanese).get_charmap())
-
-
-def drawable(text: str) -> bool:
-    """Whether the chart's fonts can write ``text``: Latin, Greek, Cyrillic and Japanese;
-    not emoji, nor scripts such as Arabic or Korean (drawn as empty boxes)."""
-    glyphs = _glyphs()
-    return all(ord(c) in glyphs for c in text if not c.isspace())
+    font_manager.fontManager.addfont(str(japanese_font_file()))
 
 
 def _typeface(lang: Language) -> dict:
     """matplotlib's settings for ``lang``: each character from the first font that has
     it, Japanese shapes first for Japanese (a Japanese name in another language's
     picture gets them too)."""
-    _glyphs()
+    _registered()
     fonts = [JAPANESE, LATIN] if lang.code == "ja" else [LATIN, JAPANESE]
     return {"font.family": fonts, "axes.unicode_minus": False}
 

@@ -28,7 +28,7 @@ import engine
 from gameflow.game import TITLES
 from i18n import ENGLISH, N_, Language, Msg, language
 
-from .fonts import japanese_font_file
+from .fonts import charmap, drawable, font_files
 
 FILE_NAME = "game.png"
 LEGEND = N_("Move {number} taught me a lesson.")  # beside a ring like the lesson's
@@ -51,23 +51,6 @@ BOARD_WIDTH = {"tictactoe": 480, "connect4": 520, "connect4-5x4": 600}
 
 
 @functools.cache
-def _font_files(bold: bool) -> tuple[Path, ...]:
-    """DejaVu first (Latin, Greek, Cyrillic), then IPAexGothic (Japanese), as the
-    learning curve draws. matplotlib is imported on the first picture only (it is big)."""
-    import matplotlib
-
-    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-    return (dejavu / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"), japanese_font_file())
-
-
-@functools.cache
-def _charmap(path: Path) -> frozenset[int]:
-    from matplotlib.ft2font import FT2Font
-
-    return frozenset(FT2Font(str(path)).get_charmap())
-
-
-@functools.cache
 def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(path), size * SCALE)
 
@@ -76,9 +59,9 @@ def _runs(text: str, size: int, bold: bool = False) -> list[tuple[str, ImageFont
     """``text`` cut into runs, each with the first font that has its characters; a
     character none has (most emoji) is left out."""
     runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
-    files = _font_files(bold)
+    files = font_files(bold)
     for char in text:
-        path = next((p for p in files if ord(char) in _charmap(p)), None)
+        path = next((p for p in files if ord(char) in charmap(p)), None)
         if path is None:
             if not char.isspace():
                 continue
@@ -89,12 +72,6 @@ def _runs(text: str, size: int, bold: bool = False) -> list[tuple[str, ImageFont
         else:
             runs.append((char, font))
     return runs
-
-
-def drawable(text: str) -> bool:
-    """Whether some font of the picture has every character of ``text``."""
-    files = _font_files(False)
-    return all(any(ord(c) in _charmap(p) for p in files) for c in text if not c.isspace())
 
 
 def _length(text: str, size: int, bold: bool = False) -> float:
