@@ -15,7 +15,7 @@ from discord import app_commands
 from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
 from gameflow.brain import EXAMPLES
 from gameflow.places import is_own_bot
-from gameflow.service import no_game_here
+from gameflow.running import no_game_here
 from i18n import N_, Language
 
 from .boards import look_of

@@ -34,7 +34,6 @@ from .postmortem import PostMortemWorker
 from .replays import Replays
 from .reviews import ReviewOutcome, Reviews
 from .running import RunningGames
-from .running import no_game_here as no_game_here  # cogs/ttt.py imports it from here
 from .scores import Scoreboard
 from .servers import ServerData
 from .settings import ServerSettings
