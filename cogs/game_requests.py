@@ -132,12 +132,18 @@ class GameRequests:
     async def show_board(self, interaction: discord.Interaction, command: str) -> None:
         if not await self.may_post(interaction):
             return
-        game = await self.service.find_game(interaction.channel_id)
+        turn = await in_time(interaction, self._channel_board(interaction.channel_id, command))
+        if turn is not None:
+            await self._post_board(interaction, turn)
+
+    async def _channel_board(self, channel_id: int, command: str) -> Turn:
+        """The channel's game as its board shows it: read from the store if this process
+        does not keep it, and its memory's size, which may be read too."""
+        game = await self.service.find_game(channel_id)
         if game is None:
-            await refuse(interaction, no_game_here(command))
-            return
+            raise GameError(no_game_here(command))
         memory = await self.service.memory(game.guild_id, game.kind)
-        await self._post_board(interaction, Turn(game, memory_size=len(memory)))
+        return Turn(game, memory_size=len(memory))
 
     async def show_brain(
         self, interaction: discord.Interaction, moves: str | None, game_name: str
@@ -170,10 +176,12 @@ class GameRequests:
         except GameError as error:
             await refuse(interaction, error.message)
             return
-        view = await self.service.brain.view(place(interaction), played, game_name)
-        await interaction.response.send_message(
-            embed=brain_embed(view, title, lang), ephemeral=True
+        here = place(interaction)
+        view = await in_time(
+            interaction, self.service.brain.view(here, played, game_name), private=True
         )
+        if view is not None:
+            await answer(interaction, private=True, embed=brain_embed(view, title, lang))
 
     async def show_leaderboard(self, interaction: discord.Interaction, by: str, game: str) -> None:
         if interaction.guild_id is None:

@@ -13,7 +13,7 @@ import re
 import discord
 from discord.ext import commands, tasks
 
-from gameflow import GameService, Turn
+from gameflow import GameError, GameService, Turn
 from i18n import N_
 
 from .board_posts import BoardPosts
@@ -26,7 +26,7 @@ from .posting import PostingLimit
 from .questions import AnswerButton, Questions
 from .render import board_view, cell_click, duration_text
 from .replays import DYNAMIC_ITEMS as REPLAY_ITEMS
-from .replies import in_time, public, refuse, server_language, show, update
+from .replies import in_time, public, server_language, show, update
 from .server_events import ServerEvents
 from .ticks import Ticks
 from .ttt import forget_answered
@@ -118,19 +118,24 @@ class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacTo
     async def on_cell_click(
         self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
     ) -> None:
-        game = await self.service.find_game(interaction.channel_id)
-        if game is None or game.id != game_id:
-            await refuse(
-                interaction,
-                N_("That game is over. Start a new one with `/ttt play` or `/connect4 play`."),
-            )
-            return
-        turn = await in_time(
-            interaction,
-            self.service.move(interaction.channel_id, interaction.user.id, cell, expected_ply=ply),
-        )
+        turn = await in_time(interaction, self._clicked_move(interaction, game_id, ply, cell))
         if turn is not None:
             await show(interaction, lambda: self._update_board(interaction, turn))
+
+    async def _clicked_move(
+        self, interaction: discord.Interaction, game_id: int, ply: int, cell: int
+    ) -> Turn:
+        """The click's move, if its board shows the channel's game. Looked up inside the
+        request: a board whose game is not kept here (an old one, or after a restart) is
+        looked up in the store, which may be slow or unreachable."""
+        game = await self.service.find_game(interaction.channel_id)
+        if game is None or game.id != game_id:
+            raise GameError(
+                N_("That game is over. Start a new one with `/ttt play` or `/connect4 play`.")
+            )
+        return await self.service.move(
+            interaction.channel_id, interaction.user.id, cell, expected_ply=ply
+        )
 
     async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """A finished board's Rematch: the same game again in this channel, the sides
