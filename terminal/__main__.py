@@ -2,20 +2,21 @@
 
 python -m terminal play                  a game against this memory (you move first)
 python -m terminal play --first bot      the bot moves first
-python -m terminal --game connect4 play  Connect Four 4x4 (or connect4-5x4, or the classic
-                                         connect4-7x6); every command takes --game,
-                                         tictactoe by default
+python -m terminal --board 7x6 play      Connect Four on the classic board (or the minis,
+                                         4x4 and 5x4: boards as Discord names them);
+                                         every command takes --board, 3x3 (tic-tac-toe)
+                                         by default
 python -m terminal train random 100000   train: random, self or teacher, 1 to 1,000,000
 python -m terminal stats                 the record, the lessons, the ways to beat it
 python -m terminal export memory.json    the memory as a ttt-memory file
 python -m terminal import memory.json    load one (--replace to take it instead; --yes)
 python -m terminal history               your last finished games, every board unless
-                                         --game names one
+                                         --board names one
 python -m terminal replay 12             game 12 again, move by move (Enter, q to quit)
 
 Everything goes through the same game flow and database as the bot (``.env`` and
 ``DATABASE_PATH`` as for ``python bot.py``). ``--server ID`` works on a Discord server's
-memory; without it, on the terminal's own (server 0). Each game has its own memory.
+memory; without it, on the terminal's own (server 0). Each board has its own memory.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 import engine
-from bot import HOME, ConfigError, Settings, fail
+from bot import HOME, ConfigError, Settings
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameError, GameService
 from gameflow.training import MAX_GAMES, OPPONENTS
 
-from .common import TICTACTOE, error_text
+from .common import BOARDS, DEFAULT_BOARD, SIZES, error_text, fail, wrapped
 from .history import game_number, history, replay
 from .memory import export, import_, stats, train
 from .play import play
@@ -48,8 +49,25 @@ def server_id(text: str) -> int:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not usage and a message
-        self.exit(2, f"{self.prog}: {message}. See {self.prog} --help.\n")
+    def error(self, message: str) -> None:  # one message, not usage and a message
+        self.exit(2, wrapped(f"{self.prog}: {message}. See {self.prog} --help.") + "\n")
+
+
+class Replaced(argparse.Action):
+    """``--game``, as the terminal named the boards before it named them as Discord does
+    (``--game connect4`` was 4x4, where ``/connect4`` plays 7x6): one line says what
+    replaced it, rather than a name that means another board here than there."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        board = SIZES.get(values)
+        if board is None:
+            names = f"{', '.join(list(BOARDS)[:-1])} or {list(BOARDS)[-1]}"
+            parser.error(f"--game is now --board: {names}, as Discord names the boards")
+        title = engine.get_game(values).title
+        parser.error(
+            f"--game {values} is now --board {board} ({title}): boards are named as Discord "
+            "names them (/connect4 plays 7x6, the classic board)"
+        )
 
 
 COMMANDS = {
@@ -64,7 +82,7 @@ COMMANDS = {
 
 
 def where(parser: argparse.ArgumentParser, *, top: bool) -> None:
-    """--server and --game, before the command or after it; only the top level has
+    """--server and --board, before the command or after it; only the top level has
     defaults (a command's would overwrite what was given before it)."""
     parser.add_argument(
         "--server",
@@ -73,11 +91,14 @@ def where(parser: argparse.ArgumentParser, *, top: bool) -> None:
         help="a Discord server's ID (default 0: the terminal's)",
     )
     parser.add_argument(
-        "--game",
-        choices=list(engine.GAMES),
-        default=None if top else argparse.SUPPRESS,  # None: tictactoe, or history's every game
-        help="which game and memory (default: tictactoe, and every game for history; "
-        "connect4 is 4x4, connect4-7x6 the classic board)",
+        "--board",
+        choices=list(BOARDS),
+        default=None if top else argparse.SUPPRESS,  # None: 3x3, or history's every board
+        help="which board and memory, as Discord names them: 3x3 tic-tac-toe (the default; "
+        "history: every board), 7x6 Connect Four's classic board, 4x4 or 5x4 its minis",
+    )
+    parser.add_argument(
+        "--game", action=Replaced, default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
 
 
@@ -112,9 +133,11 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     )
     try:
         await service.load()  # resumes a post-mortem an earlier session left unfinished
-        game = args.game or TICTACTOE
+        game = BOARDS[args.board or DEFAULT_BOARD]
         if args.command == "history":
-            return await history(service, args.server, [game] if args.game else list(engine.GAMES))
+            return await history(
+                service, args.server, [game] if args.board else list(BOARDS.values())
+            )
         if args.command == "replay":
             return await replay(service, args.server, args.id)
         if args.command == "play":

@@ -4,13 +4,19 @@ English, at the terminal's width; Discord's words are in :mod:`i18n`'s catalogs)
 from __future__ import annotations
 
 import shutil
+import sys
 import textwrap
 
 import engine
+from cogs.faces import FACES
 from gameflow import GameError
 
 PLAYER = 0  # the person at the terminal
-TICTACTOE = "tictactoe"
+# Each board by the name Discord gives it (`/connect4 play board: 7x6`), and its game:
+# the same name is the same board in both. Tic-tac-toe's one board is 3x3, the default.
+BOARDS = {size: game for face in FACES for size, game in face.boards.items()}
+SIZES = {game: size for size, game in BOARDS.items()}
+DEFAULT_BOARD = "3x3"
 
 
 def plural(count: int, noun: str) -> str:
@@ -45,9 +51,21 @@ def columns() -> int:
     return shutil.get_terminal_size((80, 24)).columns - 1
 
 
-def say(text: str) -> None:
+def wrapped(text: str) -> str:
+    """``text`` in lines that fit the terminal, broken between words only: never inside a
+    word, an option (``--server``) or a path, which stays whole even if wider."""
+    return textwrap.fill(text, columns(), break_on_hyphens=False, break_long_words=False)
+
+
+def say(text: str, *, file=None) -> None:
     """A line of output, wrapped at the terminal's width."""
-    print(textwrap.fill(text, columns(), break_on_hyphens=False))
+    print(wrapped(text), file=file)
+
+
+def fail(text: str, *, status: int = 2) -> int:
+    """End with one message on stderr, wrapped like every other line; never a traceback."""
+    say(text, file=sys.stderr)
+    return status
 
 
 # the game flow's hints name Discord's commands; the terminal's are these
@@ -59,10 +77,11 @@ TERMINAL_WORDS = (
 
 def error_text(error: GameError) -> str:
     """A refusal in the terminal's words; a memory file of another game says which
-    ``--game`` takes it."""
+    ``--board`` takes it."""
     text = str(error)
     for discord_words, terminal_words in TERMINAL_WORDS:
         text = text.replace(discord_words, terminal_words)
     if isinstance(error.__cause__, engine.WrongGameError):
-        text += f" Add `--game {error.__cause__.found.name}` to import it into that memory."
+        board = SIZES[error.__cause__.found.name]
+        text += f" Add `--board {board}` to import it into that memory."
     return text

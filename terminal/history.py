@@ -73,14 +73,14 @@ def past_game_cells(past: PastGame) -> tuple[str, str, str, str]:
 async def history(service: GameService, server: int, games: list[str]) -> int:
     pasts = await service.replays.history(server, PLAYER, games)
     if not pasts:
-        print("No finished games here yet: play one with python -m terminal play.")
+        say("No finished games here yet: play one with python -m terminal play.")
         return 0
     print(f"{plural(len(pasts), 'finished game')} of yours here, newest first:")
     id_width = max(2, *(len(str(past.game.id)) for past in pasts))  # "ID" at least
     print(history_line(id_width, "ID", *HISTORY_COLUMNS))
     for past in pasts:
         print(history_line(id_width, str(past.game.id), *past_game_cells(past)))
-    print("Watch one again: python -m terminal replay ID.")
+    say("Watch one again: python -m terminal replay ID.")
     return 0
 
 

@@ -83,7 +83,7 @@ async def export(service: GameService, server: int, path: Path, game: str) -> in
         path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     except OSError as error:
         raise GameError(f"Cannot write {path}: {error.strerror or error}.") from None
-    print(f"Wrote {len(document['facts']):,} lessons to {path}.")
+    say(f"Wrote {len(document['facts']):,} lessons to {path}.")
     return 0
 
 
@@ -96,7 +96,7 @@ async def import_(
         raise GameError(f"Cannot read {path}: {error.strerror or error}.") from None
     plan = await service.brain.plan_import(server, data, "replace" if replace else "merge", game)
     if plan.changes_nothing:
-        print(f"Nothing to import: I know all {plural(plan.known, 'lesson')} in {path} already.")
+        say(f"Nothing to import: I know all {plural(plan.known, 'lesson')} in {path} already.")
         return 0
     dropped = f", and {plural(plan.dropped, 'lesson')} of mine dropped" if plan.dropped else ""
     say(

@@ -46,15 +46,15 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
             typed = "q"
         if typed.lower() in ("q", "quit"):
             await service.end_game(channel, PLAYER, guild_id=server)
-            print("Bye: the game was abandoned, and nothing was learned from it.")
+            say("Bye: the game was abandoned, and nothing was learned from it.")
             return 0
         if not typed.isdigit():
-            print(f"{typed!r} is not a {word}: type a number from 1 to {count}.")
+            say(f"{typed!r} is not a {word}: type a number from 1 to {count}.")
             continue
         try:
             turn = await service.move(channel, PLAYER, int(typed))
         except GameError as error:
-            print(error_text(error))
+            say(error_text(error))
             continue
         show(turn)
     print(ENDINGS[turn.game.result])
@@ -74,13 +74,13 @@ async def look_back(service: GameService, turn: Turn) -> None:
     runs it (the solver in its worker process), told in a sentence or two."""
     game = turn.game
     if service.reviews.rules_only(game):
-        print("No solver on this machine: on this board I learn by the rules alone.")
+        say("No solver on this machine: on this board I learn by the rules alone.")
     if not turn.reviewing:
         return
     print("🔍 Looking back at this game…")
     outcome = await service.review(game.id)
     if outcome is None:
-        print("I couldn't look back at this game now; I will at the next start.")
+        say("I couldn't look back at this game now; I will at the next start.")
         return
     say(lesson_text(outcome.verdict, outcome.new_facts))
 

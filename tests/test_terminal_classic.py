@@ -8,7 +8,7 @@ import engine
 from engine import Mark
 from engine.solver import best_columns
 from terminal.play import lesson_text
-from tests.test_terminal import terminal
+from tests.test_terminal import one_message, terminal
 
 CLASSIC = "connect4-7x6"
 GAME = engine.get_game(CLASSIC)
@@ -37,7 +37,7 @@ def stored(tmp_path, db="ttt.sqlite3"):
 
 def test_the_terminal_plays_the_classic_board_and_learns_by_the_post_mortem(tmp_path):
     given = "".join(f"{column + 1}\n" for column in winning_columns())
-    code, out, err = terminal(tmp_path, "--game", CLASSIC, "play", given=given)
+    code, out, err = terminal(tmp_path, "--board", "7x6", "play", given=given)
     assert code == 0 and not err
     assert "1 2 3 4 5 6 7" in out and "You win!" in out
     assert "🔍 Looking back at this game…" in out and "I looked back:" in out
@@ -49,17 +49,17 @@ def test_the_terminal_plays_the_classic_board_and_learns_by_the_post_mortem(tmp_
         {"format": "ttt-memory", "version": 1, "game": "connect4", "board": "7x6",
          "facts": [{"position": p, "outcome": o} for p, o in facts]}, game=CLASSIC
     )) == len(facts)  # fmt: skip
-    code, out, _ = terminal(tmp_path, "stats", "--game", CLASSIC)  # --game after the command
+    code, out, _ = terminal(tmp_path, "stats", "--board", "7x6")  # --board after the command
     assert code == 0 and "I won 0, lost 1" in out and f"{len(facts)} lessons." in out
 
-    code, out, err = terminal(tmp_path, "--game", CLASSIC, "export", "classic.json")
+    code, out, err = terminal(tmp_path, "--board", "7x6", "export", "classic.json")
     assert code == 0 and not err
     document = json.loads((tmp_path / "classic.json").read_text())
     assert (document["game"], document["board"], document["version"]) == ("connect4", "7x6", 1)
     assert sorted((f["position"], f["outcome"]) for f in document["facts"]) == sorted(facts)
 
     (tmp_path / "ttt.sqlite3").rename(tmp_path / "first.sqlite3")
-    code, out, err = terminal(tmp_path, "import", "classic.json", "--yes", "--game", CLASSIC)
+    code, out, err = terminal(tmp_path, "import", "classic.json", "--yes", "--board", "7x6")
     assert code == 0 and not err and f"{len(facts)} new lessons" in out and "Imported." in out
     assert sorted(stored(tmp_path)) == sorted(facts)
 
@@ -67,14 +67,15 @@ def test_the_terminal_plays_the_classic_board_and_learns_by_the_post_mortem(tmp_
                    "loss" else "loss")  # fmt: skip
     document["facts"][0] = flipped
     (tmp_path / "forged.json").write_text(json.dumps(document))
-    code, out, err = terminal(tmp_path, "--game", CLASSIC, "import", "forged.json", "--yes")
-    assert code != 0 and "facts[0]" in err and "Nothing was changed" in err
+    code, out, err = terminal(tmp_path, "--board", "7x6", "import", "forged.json", "--yes")
+    said = one_message(err)
+    assert code != 0 and "facts[0]" in said and "Nothing was changed" in said
 
 
 def test_the_terminal_trains_the_classic_board_against_each_opponent(tmp_path):
     learned = 0
     for opponent in ("random", "self", "teacher"):
-        code, out, err = terminal(tmp_path, "--game", CLASSIC, "train", opponent, "3")
+        code, out, err = terminal(tmp_path, "--board", "7x6", "train", opponent, "3")
         assert code == 0 and not err and "Done: lessons" in out
         assert "ways to beat" not in out  # not counted on 7x6
         assert len(stored(tmp_path)) >= learned
