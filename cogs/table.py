@@ -1,6 +1,8 @@
 """The ``TicTacToe`` cog: what every game's commands share (each game's commands are
-declared in :mod:`cogs.faces`): posting a board, the clicks on any board and Rematch,
-challenges, the sweep of idle games and expired invitations, the server listeners.
+declared in :mod:`cogs.faces`). Here: its set-up, the clicks on any board and Rematch,
+the sweep of idle games and expired invitations. It is built from parts of its own, one
+concern each: :mod:`cogs.game_requests` (what the commands do), :mod:`cogs.board_posts`
+(a game's one live board) and :mod:`cogs.server_events` (the server listeners).
 Thin: parse, call the game flow, render the reply.
 """
 

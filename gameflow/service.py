@@ -8,7 +8,9 @@ for the person, and change nothing.
 The service builds the collaborators the flow uses and keeps the rest apart: the running
 games (``running``), a server's data over time (``servers``), records and stats
 (``scoreboard``), invitations, training, the brain and the settings. None of them imports
-this module; one that needs the service says what of it in a ``Protocol``.
+this module; one that needs the service says what of it in a ``Protocol``. The service
+itself is built from two parts: :mod:`gameflow.endings` (how a game ends: learning and
+storing) and :mod:`gameflow.facade` (the collaborators' methods under its own names).
 """
 
 from __future__ import annotations
