@@ -50,13 +50,13 @@ GAME_CHOICES = [
 
 
 def _named(boards: dict[str, str]) -> str:
-    """A game's boards in words: "Tic-tac-toe", "Connect Four 7×6, 4×4 or 5×4"."""
+    """A game's boards in words: "Tic-tac-toe", "Connect Four (7×6, 4×4 or 5×4)"."""
     titles = [str(TITLES[game]) for game in boards.values()]
     if len(titles) == 1:
         return titles[0]
-    sizes = [title.rsplit(" ", 1)[1] for title in titles]  # titles end with the size
+    sizes = [title.rsplit(" ", 1)[1].strip("()") for title in titles]  # "Name (size)"
     name = titles[0].rsplit(" ", 1)[0]
-    return f"{name} {', '.join(sizes[:-1])} or {sizes[-1]}"
+    return f"{name} ({', '.join(sizes[:-1])} or {sizes[-1]})"
 
 
 # Choices that say what they do in the picker, in the admin's language (the descriptions
