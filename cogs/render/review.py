@@ -57,8 +57,7 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
         return sentences(said, lang)
     said = [
         lang.t(
-            "At move {move} I dropped in column {column} and lost: column {held} would have "
-            "won.",
+            "At move {move} I dropped in column {column} and lost: column {held} would have won.",
             move=move,
             column=column,
             held=held,
