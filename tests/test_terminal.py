@@ -370,7 +370,7 @@ def test_the_progress_and_stats_lines_fit_an_80_column_terminal(tmp_path):
 
 def test_a_narrow_terminal_keeps_the_bar_and_drops_the_least_needed_figures():
     from gameflow.training import TrainingProgress
-    from terminal.__main__ import progress_line
+    from terminal.memory import progress_line
 
     p = TrainingProgress(1, 0, "random", 100_000, 25_000, 1_234, 5.0, "running", None)
     wide = progress_line(p, 100)
@@ -383,7 +383,7 @@ def test_a_narrow_terminal_keeps_the_bar_and_drops_the_least_needed_figures():
 
 def test_a_long_games_lesson_names_its_length_and_last_moves():
     """Issue 26, item 25: "after 1, 1, 1, 1, 3, 2, 4, 2, 2, 2, 4, 3, 3 and 3"."""
-    from terminal.__main__ import position_text
+    from terminal.play import position_text
 
     assert position_text((0, 3, 1, 2)) == "after 1, 4, 2 and 3"
     long = (0, 0, 0, 0, 2, 1, 3, 1, 1, 1, 3, 2, 2, 2)

@@ -7,7 +7,7 @@ import sqlite3
 import engine
 from engine import Mark
 from engine.solver import best_columns
-from terminal.__main__ import lesson_text
+from terminal.play import lesson_text
 from tests.test_terminal import terminal
 
 CLASSIC = "connect4-7x6"
