@@ -60,8 +60,12 @@ async def show_replay(
     service: GameService, interaction: discord.Interaction, game_id: int, step: int, how: str
 ) -> None:
     """A replay at ``step``: opened as a new private message (``how`` is ``open``), or
-    stepped in place (the replay's own buttons)."""
-    opening = how == "open"
+    stepped in place (the replay's own buttons and menu). A step asked from a message
+    that is not a private replay (a modified client's click on a public board) opens a
+    replay of its own: a public message is never edited into one."""
+    message = interaction.message
+    private_replay = message is not None and message.flags.ephemeral
+    opening = how == "open" or not private_replay
     shown = await in_time(
         interaction,
         service.replays.step(game_id, step, place(interaction), interaction.channel_id),

@@ -126,7 +126,7 @@ def test_a_long_result_is_wrapped_and_cut_and_the_words_are_in_the_language():
     step = game_picture.RESULT_SIZE + 14
     assert long.height == short.height + (game_picture.RESULT_LINES - 1) * step
     german = words("connect4-7x6", NAMES, N_("It's a draw."), 20, "de")
-    assert german.title == "Vier gewinnt 7×6" and german.result == ["Unentschieden."]
+    assert german.title == "Vier gewinnt (7×6)" and german.result == ["Unentschieden."]
     assert german.legend == "Aus Zug 21 habe ich etwas gelernt."
     # Japanese in Japanese (IPAexGothic, the learning curve's font): never empty boxes
     japanese = words("connect4-7x6", NAMES, N_("It's a draw."), 20, "ja")
