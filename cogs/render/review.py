@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 
+from engine import Verdict
 from gameflow import Game
 from gameflow.reviews import ReviewOutcome
 from i18n import ENGLISH, Language
@@ -39,42 +40,45 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
             "{count} new lessons about the columns I didn't play.",
             outcome.new_facts,
         )
-    # the game's own count of moves, as the replay and the shared picture number them
+    said = [verdict_text(verdict, lang)]
+    # how far the win was from there is the replay's to tell, at that move; at easier
+    # levels it may play it again on purpose, so it promises nothing
+    if game.level == "learning":
+        said.append(
+            lang.t("I'll play it there next time.")
+            if verdict.played == "draw"
+            else lang.t("I won't play it there again.")
+        )
+    return sentences(said, lang)
+
+
+def verdict_text(verdict: Verdict, lang: Language = ENGLISH) -> str:
+    """The post-mortem's lesson in a sentence: the bot's move that lost (or let a win go)
+    by the game's own count of moves, as the replay and the shared picture number them,
+    and the column that would have done better (columns 1 to 7)."""
     move, column, held = verdict.ply + 1, verdict.column + 1, verdict.held + 1
-    learning = game.level == "learning"  # at easier levels it may play it again on purpose
     if verdict.played == "draw":  # a draw in which it let a win go
-        said = [
-            lang.t(
-                "At move {move} I dropped in column {column} and let a win go: column {held} "
-                "would have won.",
-                move=move,
-                column=column,
-                held=held,
-            )
-        ]
-        if learning:
-            said.append(lang.t("I'll play it there next time."))
-        return sentences(said, lang)
-    said = [
-        lang.t(
+        return lang.t(
+            "At move {move} I dropped in column {column} and let a win go: column {held} "
+            "would have won.",
+            move=move,
+            column=column,
+            held=held,
+        )
+    if verdict.held_outcome == "win":
+        return lang.t(
             "At move {move} I dropped in column {column} and lost: column {held} would have won.",
             move=move,
             column=column,
             held=held,
         )
-        if verdict.held_outcome == "win"
-        else lang.t(
-            "At move {move} I dropped in column {column} and lost: column {held} would have "
-            "held the draw.",
-            move=move,
-            column=column,
-            held=held,
-        )
-    ]
-    # how far the win was from there is the replay's to tell, at that move
-    if learning:
-        said.append(lang.t("I won't play it there again."))
-    return sentences(said, lang)
+    return lang.t(
+        "At move {move} I dropped in column {column} and lost: column {held} would have "
+        "held the draw.",
+        move=move,
+        column=column,
+        held=held,
+    )
 
 
 def lesson_step(outcome: ReviewOutcome | None) -> int | None:
