@@ -411,15 +411,10 @@ def test_points_of_one_game_are_its_last():
 async def test_the_curve_credits_a_post_mortem_to_the_game_that_taught(world, simcord_bot):
     """Issue 35: game 1 showed +2 and the post-mortem's jump came at game 2, a game that
     taught nothing. The review stores its point at its own game, in its own transaction."""
-    from tests.cogs.test_reviews import play_to_the_end
+    from tests.cogs.test_reviews import lose_a_classic_game
 
     w = world
-    await play_to_the_end(
-        lambda: w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot"),
-        lambda column: w.alice.slash(w.channel, "connect4 move", column=column),
-        simcord_bot.service,
-    )
-    await w.env.settle()
+    await lose_a_classic_game(w.alice, w.channel, simcord_bot.service, w.env)
     memory = await simcord_bot.service.memory(w.guild.id, "connect4-7x6")
     await w.alice.slash(w.channel, "connect4 play", board="7x6")
     await w.alice.slash(w.channel, "connect4 resign")  # game 2 teaches nothing

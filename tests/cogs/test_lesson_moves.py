@@ -10,7 +10,7 @@ from simcord import actors as simcord_actors
 from tests.cogs.conftest import message_by_id
 from tests.cogs.test_languages import server
 from tests.cogs.test_replays import button, learned
-from tests.cogs.test_reviews import play_to_the_end, review_field
+from tests.cogs.test_reviews import lose_a_classic_game, review_field
 
 LESSON = re.compile(
     r"At move (?P<move>\d+) I dropped in column (?P<column>\d) and lost: column \d would have"
@@ -20,13 +20,7 @@ LESSON = re.compile(
 async def a_lost_classic_game(w, bot):
     """A 7×6 game the bot (first) loses to perfect play, its post-mortem done: the final
     board and the lesson's move and column."""
-    await play_to_the_end(
-        lambda: w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot"),
-        lambda column: w.alice.slash(w.channel, "connect4 move", column=column),
-        bot.service,
-    )
-    await w.env.settle()
-    final = w.channel.last_message
+    final = await lose_a_classic_game(w.alice, w.channel, bot.service, w.env)
     found = LESSON.match(review_field(final))
     assert found, review_field(final)
     return final, int(found["move"]), int(found["column"])
@@ -116,13 +110,7 @@ async def test_japanese_says_replay_and_looking_back_with_two_words(
 ):
     """振り返り is the post-mortem's alone; the Replay button and the history say リプレイ."""
     s = server(simcord_env, "ja", locales, member_locale="ja")
-    await play_to_the_end(
-        lambda: s.alice.slash(s.channel, "connect4 play", board="7x6", first="bot"),
-        lambda column: s.alice.slash(s.channel, "connect4 move", column=column),
-        simcord_bot.service,
-    )
-    await simcord_env.settle()
-    final = s.channel.last_message
+    final = await lose_a_classic_game(s.alice, s.channel, simcord_bot.service, simcord_env)
     names = [f.name for f in final.embeds[0].fields]
     replay = button(final, "🎞️").label
     assert "振り返り" in names and replay.endswith("手目からリプレイ") and "振り返" not in replay

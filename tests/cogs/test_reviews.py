@@ -54,6 +54,18 @@ async def play_to_the_end(start, move, service):
     return result
 
 
+async def lose_a_classic_game(member, channel, service, env):
+    """A 7×6 game in ``channel`` that the bot (first) loses to ``member``'s perfect moves,
+    its post-mortem shown: the final board."""
+    await play_to_the_end(
+        lambda: member.slash(channel, "connect4 play", board="7x6", first="bot"),
+        lambda column: member.slash(channel, "connect4 move", column=column),
+        service,
+    )
+    await env.settle()
+    return channel.last_message
+
+
 async def test_a_game_in_a_dm_with_the_bot_gets_its_lesson_too(world, simcord_bot):
     alice = world.alice.user
     result = await play_to_the_end(
