@@ -36,6 +36,7 @@ BACKGROUND, PANEL, TEXT, GRID = "#2B2D31", "#313338", "#F2F3F5", "#4E5058"
 LESSONS, AS_X, AS_O, TRAINING, RESET = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1", "#EB459E"
 LOSSES = AS_X
 TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 20, 16, 16, 15
+SURE_ROOM = 0.7  # of the picture's width: what a plot keeps, whatever its axis labels
 TICKS = 4  # at most about this many steps on an axis: few enough to read on a phone
 LATIN, JAPANESE = "DejaVu Sans", "IPAexGothic"  # matplotlib's own font; matplotlib-fontja's
 
@@ -216,11 +217,16 @@ def _legend(fig, bottom) -> None:
         loc="lower left", bbox_to_anchor=(0, 1.0), ncols=1, frameon=False,
         labelcolor=TEXT, fontsize=NOTE_SIZE, borderaxespad=0.2, handlelength=1.6,
     )  # fmt: skip
-    fig.draw_without_rendering()  # the layout settled: the plot's width on the picture
     renderer = fig.canvas.get_renderer()
-    handle = legend.handlelength + legend.handletextpad + 1  # in font sizes
-    room = bottom.get_window_extent(renderer).width - handle * NOTE_SIZE * fig.dpi / 72
-    for text in legend.get_texts():
+    texts = legend.get_texts()
+    handle = (legend.handlelength + legend.handletextpad + 1) * NOTE_SIZE * fig.dpi / 72
+    # labels that fit beside the widest axis labels any language has need no second
+    # layout pass (about 40 ms); the others are measured against the plot as laid out
+    if all(_width(t, t.get_text(), renderer) <= SURE_ROOM * fig.bbox.width - handle for t in texts):
+        return
+    fig.draw_without_rendering()  # the layout settled: the plot's width on the picture
+    room = bottom.get_window_extent(renderer).width - handle
+    for text in texts:
         text.set_text(
             wrapped(text.get_text(), room, lambda line, t=text: _width(t, line, renderer))
         )
