@@ -174,19 +174,18 @@ def marked_move(
     facts: Sequence[tuple[str, str, int | None]] = (),
 ) -> int | None:
     """The one move a game's picture marks (0-based): on the classic board, the move its
-    post-mortem names (the one the final board's lesson is about); else the bot's own
-    losing move, what it learned most from; else the first move played that taught it
-    something; else the first position whose other moves did."""
+    post-mortem names (the one the final board's lesson is about; none when the bot
+    played every move as well as it could); else the bot's own losing move, what it
+    learned most from; else the first move played that taught it something; else the
+    first position whose other moves did."""
     if game.rules.classic and game.vs_bot:
         # the post-mortem's facts carry their distance; the rules' own have none
         proven = [(k, o, p) for k, (o, p) in known_facts(game.kind, facts).items() if p is not None]
-        verdict = (
-            engine.describe_post_mortem(game.kind, list(game.moves), proven, game.bot_mark)
-            if proven
-            else None
-        )
-        if verdict is not None:
-            return verdict.ply
+        if proven:  # looked back: its lesson's move, or none if it played every move well
+            verdict = engine.describe_post_mortem(
+                game.kind, list(game.moves), proven, game.bot_mark
+            )
+            return None if verdict is None else verdict.ply
     steps = sorted(lessons)
     played = [step for step in steps if lessons[step][0] is not None]
     own = [
