@@ -38,7 +38,10 @@ async def test_the_lesson_names_the_replays_step_and_its_replay_opens_there(worl
     assert move % 2 == 1
     replay_button = button(final, "🎞️")
     assert replay_button.label == f"Replay move {move}"
-    # the board says the lesson in a line; how far the win was is the replay's to tell
+    # for whoever comes by: which game, who played whom, the result, the lesson in a line
+    assert final.embeds[0].title == "Connect Four (7×6)"
+    assert f"🟡 <@{w.alice.id}> vs me 🔴\n🎉 <@{w.alice.id}> wins!" in final.embeds[0].description
+    # how far the win was is the replay's to tell
     assert "From there" not in review_field(final) and "What I learned" not in {
         f.name for f in final.embeds[0].fields
     }
