@@ -77,7 +77,7 @@ async def test_the_menu_jumps_to_each_move_that_taught_and_survives_a_restart(
     assert all(o.label.startswith(f"Move {n}: column ") for n, o in options.items())
     await w.env.restart_bot(new_bot())  # the menu names its game: a restart changes nothing
     jumped = await w.alice.select(replay, [str(move)], custom_id=menu.custom_id)
-    assert not jumped.ephemeral or jumped.response is not None
+    assert jumped.response is not None  # the private replay, edited in place
     shown = jumped.response.message
     assert f"**Move {move} of " in shown.embeds[0].description
     assert learned(shown).startswith("🚫 This move loses.")
