@@ -66,7 +66,7 @@ def which_game(command):
     (written out for the translators; a test checks that it names each of GAME_CHOICES).
     A describe per command: discord.py takes the descriptions out of the dict it is given."""
     return app_commands.describe(
-        game="Which game's memory: Tic-tac-toe (the default), Connect Four 7×6, 4×4 or 5×4"
+        game="Which game's memory: Tic-tac-toe (the default), Connect Four (7×6, 4×4 or 5×4)"
     )(command)
 
 

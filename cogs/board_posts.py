@@ -16,7 +16,7 @@ from i18n import Language, Msg, language
 
 from .places import bot_is_here
 from .render import board_embed, board_view
-from .render.review import add_review, add_rules_only
+from .render.review import add_review, add_rules_only, review_view
 from .replies import answer, public, server_language
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class BoardPosts:
             new = outcome.new_facts if outcome else 0
             embed = board_embed(replace(turn, memory_size=turn.memory_size + new), lang)
             add_review(embed, turn.game, outcome, done=True, lang=lang)
-            view = board_view(turn.game, lang=lang)
+            view = review_view(turn.game, outcome, lang)  # Replay opens at its lesson
             if interaction is not None and not bot_is_here(interaction):
                 await interaction.edit_original_response(embed=embed, view=view)
                 return

@@ -263,7 +263,7 @@ class GameRequests:
                 else lang.t("How I learned in {server}", server=guild_name)
                 if game == TICTACTOE
                 else lang.t(
-                    "How I learned in {server} ({game})",
+                    "{game}: how I learned in {server}",
                     server=guild_name,
                     game=look_of(game).title,
                 )

@@ -131,18 +131,27 @@ async def replay(service: GameService, server: int, game_id: int) -> int:
         f"{plural(len(game.moves), 'move')}, ended {when(finished.ended_at)}."
     )
     say(told)
-    for step in range(len(game.moves) + 1):
+    first = replay_step(finished, 0)
+    if first.taught:  # where to go straight to: the moves that taught, the lesson first
+        lesson = "" if first.marked is None else f"; the lesson: move {first.marked + 1}"
+        moves = ", ".join(str(step) for step in first.taught)
+        at = "move" if len(first.taught) == 1 else "moves"
+        say(f"It taught me something at {at} {moves}{lesson}.")
+    step = 0
+    while True:
         shown = replay_step(finished, step)
         show_step(shown)
         if step == shown.total:
             break
         try:
-            typed = input("Enter: the next move, q: quit. ")
+            typed = input("Enter: the next move, a number: that move, q: quit. ").strip()
         except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave, as q does
             print()
             return 0
-        if typed.strip().lower() in ("q", "quit"):
+        if typed.lower() in ("q", "quit"):
             return 0
+        # a move's number goes there (held to the game, as Discord's replay does)
+        step = min(int(typed), shown.total) if typed.isdigit() else step + 1
     return 0
 
 

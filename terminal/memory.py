@@ -61,14 +61,27 @@ async def train(service: GameService, server: int, opponent: str, games: int, ga
 
 
 async def stats(service: GameService, server: int, game: str) -> int:
+    """The record from the players' side, as ``/ttt stats`` tells it ("you" at the
+    terminal's own memory, "players" at a server's), and what the bot knows: on the
+    classic board, where its lessons came from and how the last games went."""
     record = await service.record(server, game=game)
-    figures = await service.brain.figures(server, game)
+    who = "players" if server else "you"
     say(
-        f"{plural(record.games, 'game')} against me: I won {record.bot_wins:,}, lost "
-        f"{record.bot_losses:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
+        f"{plural(record.games, 'game')} against me: {who} won {record.bot_losses:,}, lost "
+        f"{record.bot_wins:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
     )
+    figures = await service.brain.figures(server, game)
     if figures.ways_to_beat_as_x is None:  # the classic board: no exhaustive search
-        say(f"{plural(figures.lessons, 'lesson')}.")
+        classic = (await service.stats(server, PLAYER, game)).classic
+        say(
+            f"{plural(figures.lessons, 'lesson')}: {classic.by_post_mortem:,} from looking back "
+            f"at games, {classic.by_rules:,} by the rules."
+        )
+        if classic.recent_games:
+            say(
+                f"Lately {who} won {classic.recent_losses:,} of the last "
+                f"{plural(classic.recent_games, 'game')}."
+            )
         return 0
     say(
         f"{plural(figures.lessons, 'lesson')}. Ways to beat me as X (moving first): "

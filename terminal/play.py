@@ -4,6 +4,7 @@ post-mortem, told in a sentence or two."""
 from __future__ import annotations
 
 import engine
+from cogs.render.review import verdict_text
 from gameflow import GameError, GameService, Turn
 
 from .common import PLAYER, board_text, channel_of, error_text, move_text, plural, say
@@ -83,23 +84,23 @@ async def look_back(service: GameService, turn: Turn) -> None:
         say("I couldn't look back at this game now; I will at the next start.")
         return
     say(lesson_text(outcome.verdict, outcome.new_facts))
+    if outcome.verdict is not None:  # the replay's step of that number shows the move
+        server = f" --server {game.guild_id}" if game.guild_id else ""
+        step = outcome.verdict.ply + 1
+        say(f"See it again: python -m terminal replay {game.id}{server}, then type {step}.")
 
 
 def lesson_text(verdict: engine.Verdict | None, new: int) -> str:
+    """The post-mortem's lesson as the board in Discord says it (its move counted as the
+    game counts them: the replay's step), with how far the win was from there."""
     learned = f" ({plural(new, 'new lesson')}.)"
     if verdict is None:
         return f"I looked back: no other column of mine would have done better.{learned}"
-    move = f"my move {verdict.move_number} (column {verdict.column + 1})"
     if verdict.played == "draw":
-        return (
-            f"I looked back: {move} let a win go; column {verdict.held + 1} would have won. "
-            f"I won't miss it there again.{learned}"
-        )
-    held = "won" if verdict.held_outcome == "win" else "held"
+        return f"I looked back. {verdict_text(verdict)} I won't miss it there again.{learned}"
     return (
-        f"I looked back: {move} lost, and column {verdict.held + 1} would have {held}. "
-        f"From there you could force a win in {plural(verdict.opponent_moves, 'move')}. "
-        f"I won't play it there again.{learned}"
+        f"I looked back. {verdict_text(verdict)} From there you could force a win in "
+        f"{plural(verdict.opponent_moves, 'move')}. I won't play it there again.{learned}"
     )
 
 

@@ -60,7 +60,7 @@ def test_a_game_in_the_terminal_draws_the_board_with_cell_numbers_and_learns(tmp
     assert "You win!" in out and "Learned:" in out
     assert len(facts(tmp_path)) == out.count("Learned:") > 0
     code, out, _ = terminal(tmp_path, "stats")
-    assert code == 0 and "1 game against me: I won 0, lost 1" in out
+    assert code == 0 and "1 game against me: you won 1, lost 0" in out  # your side
 
 
 def test_bad_moves_get_one_line_and_the_prompt_again_and_end_of_input_quits(tmp_path):
@@ -132,7 +132,7 @@ def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(t
     four = facts(tmp_path, game="connect4")
     assert len(four) == out.count("Learned:") and len(facts(tmp_path)) == 0
     code, out, _ = terminal(tmp_path, "--board", "4x4", "stats")
-    assert code == 0 and "1 game against me: I won 0, lost 1" in out
+    assert code == 0 and "1 game against me: you won 1, lost 0" in out  # your side
     code, out, _ = terminal(tmp_path, "stats")
     assert "0 games against me" in out
     code, out, err = terminal(tmp_path, "--board", "5x4", "train", "random", "3000")
@@ -257,16 +257,20 @@ def test_history_lists_your_games_newest_first_and_replay_steps_through_one(tmp_
         "Move 2 of 5: I played 2.",
         "Move 3 of 5: you played 4.",
         # the lesson at the move that taught it: the bot's 3 let 7 win
-        "Move 4 of 5: I played 3.\nHere I played the top-right corner (3). You then had a "
-        "winning reply, so I\nlearned that it loses here.",
-        "Move 5 of 5: you played 7.\nHere you played the bottom-left corner (7), and it wins",
+        "Move 4 of 5: I played 3.\n🚫 This move loses. You then had a winning reply.",
+        "Move 5 of 5: you played 7.\n🟩 This move wins. I'll remember it for when I play your",
     ]
     at = 0
     for board, text in zip(boards, told, strict=True):
         at = out.index(f"\n{board}\n{text}", at) + 1  # in order
     assert out.rstrip().endswith("You won.")
-    assert out.count("Enter: the next move, q: quit.") == 5  # not after the last move
-    assert out.count("Here ") == 2  # only the moves that taught something
+    # asked after every move but the last; a lesson only at the moves that taught one
+    assert out.count("Enter: the next move, a number: that move, q: quit.") == 5
+    assert out.count("This move ") == 2
+    assert "It taught me something at moves 4, 5; the lesson: move 4." in out
+    code, out, _ = terminal(tmp_path, "replay", "1", given="4\n\n")  # straight to move 4
+    assert "Move 1 of 5" not in out and "Move 4 of 5: I played 3.\n🚫 This move loses." in out
+    assert "Move 5 of 5" in out and out.rstrip().endswith("You won.")
 
     code, out, _ = terminal(tmp_path, "replay", "2", given="\n\n\n\n\nq\n")
     assert code == 0 and "Move 5 of 7: you dropped in column 2." in out
@@ -352,7 +356,7 @@ def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
     game_id = str(asyncio.run(seed()))
     code, out, err = terminal(tmp_path, "replay", game_id, given="\n" * 8)
     assert code == 0 and not err and fits(out)
-    assert "Move 6 of 7: I dropped in column 2.\nHere I played column 2." in out
+    assert "Move 6 of 7: I dropped in column 2.\n🚫 This move loses. You then had a" in out
     assert "🟩 Other moves here that I now know win: column 1." in out
     assert out.rstrip().endswith("You won.")
     code, out, _ = terminal(tmp_path, "--board", "7x6", "history")

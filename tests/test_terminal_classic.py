@@ -40,7 +40,7 @@ def test_the_terminal_plays_the_classic_board_and_learns_by_the_post_mortem(tmp_
     code, out, err = terminal(tmp_path, "--board", "7x6", "play", given=given)
     assert code == 0 and not err
     assert "1 2 3 4 5 6 7" in out and "You win!" in out
-    assert "🔍 Looking back at this game…" in out and "I looked back:" in out
+    assert "🔍 Looking back at this game…" in out and "I looked back" in out
     ruled = out.count("Learned:")
     facts = stored(tmp_path)
     assert len(facts) > ruled  # the post-mortem taught more than the rules
@@ -50,7 +50,9 @@ def test_the_terminal_plays_the_classic_board_and_learns_by_the_post_mortem(tmp_
          "facts": [{"position": p, "outcome": o} for p, o in facts]}, game=CLASSIC
     )) == len(facts)  # fmt: skip
     code, out, _ = terminal(tmp_path, "stats", "--board", "7x6")  # --board after the command
-    assert code == 0 and "I won 0, lost 1" in out and f"{len(facts)} lessons." in out
+    assert code == 0 and "you won 1, lost 0" in out  # from your side, as Discord's stats
+    assert f"{len(facts)} lessons: " in out and " from looking back at games, " in out
+    assert "Lately you won 1 of the last 1 game." in out
 
     code, out, err = terminal(tmp_path, "--board", "7x6", "export", "classic.json")
     assert code == 0 and not err
@@ -92,7 +94,28 @@ def test_the_lesson_names_the_move_that_lost_and_the_column_that_held():
     facts = engine.post_mortem(CLASSIC, moves, Mark.X)
     verdict = engine.describe_post_mortem(CLASSIC, moves, facts, Mark.X)
     text = lesson_text(verdict, len(facts))
-    assert text.startswith("I looked back: my move 1 (column 1) lost, and column 4 would have won.")
+    # the game's move 1, as the replay counts it (the bot's own count would say 1 too here)
+    assert text.startswith(
+        "I looked back. At move 1 I dropped in column 1 and lost: column 4 would have won."
+    )
     assert f"force a win in {verdict.opponent_moves} moves" in text
     assert f"({len(facts)} new lessons.)" in text
     assert lesson_text(None, 0).endswith("would have done better. (0 new lessons.)")
+
+
+def test_the_lesson_counts_the_games_moves_as_the_replay_does():
+    """Issue 35: the bot's own count said "my move 1" for the game's move 2; the lesson
+    now names the replay's step."""
+    opening = GAME.play(GAME.empty, 0)  # X opens in column 1, which lets O win
+    scores = engine.solver.score_all(opening)
+    worse = next(c for c, score in scores.items() if score is not None and score[0] == "loss")
+    code, moves = GAME.play(opening, worse), [0, worse]  # the bot (O) throws its win away
+    while GAME.moves(code) is not None:
+        moves.append(best_columns(code)[0])
+        code = GAME.play(code, moves[-1])
+    facts = engine.post_mortem(CLASSIC, moves, Mark.O)
+    verdict = engine.describe_post_mortem(CLASSIC, moves, facts, Mark.O)
+    assert verdict.ply == 1 and verdict.move_number == 1
+    assert lesson_text(verdict, len(facts)).startswith(
+        f"I looked back. At move 2 I dropped in column {worse + 1} and lost"
+    )
