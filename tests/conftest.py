@@ -11,6 +11,14 @@ from contextlib import asynccontextmanager
 
 import pytest
 
+from tests.deadline import (  # noqa: F401 (hooks: no test can hang the run)
+    pytest_keyboard_interrupt,
+    pytest_runtest_protocol,
+    pytest_sessionfinish,
+    pytest_timeout_cancel_timer,
+    pytest_timeout_set_timer,
+    pytest_unconfigure,
+)
 from tests.fakediscord import FakeDiscord, launch_bot
 
 POSTGRES_URL = os.environ.get("TTT_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")

@@ -9,6 +9,25 @@ import pytest
 
 from bot import create_bot
 
+# How long SimCord lets the bot settle after each step. Its 5 s are overrun on a busy
+# machine by steps that wait for a worker process (a 7×6 post-mortem, an import's
+# re-proof, a picture): a settle ends as soon as the bot's work is done, so this is a
+# safety deadline only. Under 60 s: a real timer due before it is waited for, and a
+# question's expiry (60 s) must stay parked, as it is in Discord until the clock moves.
+SETTLE_SECONDS = 45.0
+
+
+def pytest_collection_modifyitems(items):
+    """Every SimCord test here gets :data:`SETTLE_SECONDS` (a test's own ``simcord``
+    marker keeps its other options)."""
+    for item in items:
+        if "simcord_env" not in getattr(item, "fixturenames", ()):
+            continue
+        marker = item.get_closest_marker("simcord")
+        options = dict(marker.kwargs) if marker else {}
+        options.setdefault("settle_timeout", SETTLE_SECONDS)
+        item.add_marker(pytest.mark.simcord(**options), append=False)
+
 
 @pytest.fixture
 def db_path(tmp_path, monkeypatch, request):

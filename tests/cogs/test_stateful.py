@@ -27,6 +27,7 @@ from bot import create_bot
 from cogs.replies import Refusal
 from engine import Memory
 from gameflow.places import own_bot
+from tests.cogs.conftest import SETTLE_SECONDS
 from tests.engine.connect4_oracle import solver
 from tests.engine.oracle import true_outcome
 
@@ -76,7 +77,7 @@ class BotUnderAttack(RuleBasedStateMachine):
         self.errors = ErrorLog()
         logging.getLogger().addHandler(self.errors)
         self.bot = self.new_bot()
-        self.env = simcord.Env(self.bot)
+        self.env = simcord.Env(self.bot, settle_timeout=SETTLE_SECONDS)
         self.loop.run_until_complete(self.env.start())
         admins = []
         self.servers = []

@@ -9,13 +9,16 @@ import re
 import sqlite3
 import time
 
+from tests import WORK_SECONDS
 from tests.cogs.conftest import board_of, is_over, message_by_id
 from tests.cogs.test_admin import lessons
 from tests.engine.oracle import true_outcome
 
 
-async def until(w, message_id, says, seconds=60.0):
-    """Let real and virtual time pass until the message's embed matches ``says``."""
+async def until(w, message_id, says, seconds=WORK_SECONDS):
+    """Let real and virtual time pass until the message's embed matches ``says`` (the
+    worker's work done and shown, however long a busy machine takes: ``seconds`` is only a
+    safety deadline)."""
     deadline = time.monotonic() + seconds
     while True:
         message = message_by_id(w.channel, message_id)
