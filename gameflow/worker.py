@@ -143,6 +143,8 @@ def _end(process: BaseProcess, reader: threading.Thread, reports: Connection) ->
 def end(process: BaseProcess) -> None:
     """Terminate ``process`` and join it; kill it if it does not end within
     :data:`END_SECONDS`. Blocks for as long: call it in a thread from the loop."""
+    if process.pid is None:  # never started
+        return
     if process.is_alive():
         process.terminate()
     process.join(END_SECONDS)
