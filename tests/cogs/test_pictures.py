@@ -7,10 +7,15 @@ import os
 import signal
 from collections.abc import Callable
 
+import pytest
+
 from cogs import chart
+from cogs.pictures import DRAWING_MODULES, Pictures
 from tests import WORK_SECONDS
+from tests.cogs import held_start
 from tests.cogs.test_chart import png_size
 from tests.cogs.test_games import play_line
+from tests.cogs.test_replays import custom_id, open_replay
 
 CHART_PIXELS = tuple(round(inches * chart.DPI) for inches in chart.SIZE_INCHES)
 
@@ -96,6 +101,48 @@ async def test_a_closed_bot_draws_nothing_and_leaves_no_process(world, pictures)
     assert pictures.process_id() is None
     assert await pictures.draw(chart.draw, [], "closed") is None
     assert pictures.process_id() is None  # not started again
+
+
+@pytest.fixture
+def held_pictures(simcord_bot, monkeypatch, tmp_path):
+    """The bot's pictures, whose process is held in its start (tests/cogs/held_start.py)
+    until the test touches the returned gate."""
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(held_start.GATE, str(gate))
+    simcord_bot.pictures = Pictures(modules=(*DRAWING_MODULES, "tests.cogs.held_start"))
+    return simcord_bot.pictures, gate
+
+
+async def test_share_after_the_process_died_starting_says_so_and_starts_another(
+    held_pictures, world, caplog
+):
+    """Issue 32, defect 1: Share after the pictures' process died while starting said
+    "Something went wrong" (and logged an error) for good, and started no other."""
+    pictures, gate = held_pictures
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    starting = pictures.process_id()
+    assert starting is not None
+    await ended(starting, lambda: os.kill(starting, signal.SIGKILL))  # held: not started
+    gate.touch()  # the next process may start
+    with caplog.at_level(logging.WARNING):
+        refused = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert refused.ephemeral and "couldn't draw this game's picture just now" in (
+        refused.response.content
+    )
+    assert "the pictures' process died starting" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert w.channel.last_message.id == board.id  # nothing posted
+    replacement = pictures.process_id()
+    assert replacement not in (None, starting)
+    await pictures.started()
+    shared = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert not shared.ephemeral
+    (picture,) = w.channel.last_message.attachments
+    assert picture.filename == "game.png"
+    assert pictures.process_id() == replacement
 
 
 def test_a_language_goes_to_the_pictures_process_by_its_code():
