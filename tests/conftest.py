@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
+from tests import WORK_SECONDS
 from tests.deadline import (  # noqa: F401 (hooks: no test can hang the run)
     pytest_keyboard_interrupt,
     pytest_runtest_protocol,
@@ -61,8 +62,8 @@ async def fake():
 async def bot(fake, tmp_path):
     """``python bot.py`` running against ``fake``, until the test ends: its database's path."""
     process = await launch_bot(fake, tmp_path, env={"DATABASE_PATH": "ttt.sqlite3"})
-    await asyncio.wait_for(fake.ready.wait(), 30)
-    await asyncio.wait_for(fake.synced.wait(), 30)
+    await asyncio.wait_for(fake.ready.wait(), WORK_SECONDS)
+    await asyncio.wait_for(fake.synced.wait(), WORK_SECONDS)
     yield tmp_path / "ttt.sqlite3"
     process.terminate()
     await process.wait()

@@ -210,7 +210,7 @@ class FakeDiscord:
         return place
 
     async def _interact(self, kind, user, channel_id, data, message=None) -> Interaction:
-        await asyncio.wait_for(self.ready.wait(), 30)
+        await asyncio.wait_for(self.ready.wait(), WORK_SECONDS)
         interaction = Interaction(snowflake(), f"token-{snowflake()}", channel_id, time.monotonic())
         self.interactions[interaction.id] = interaction
         place = self.elsewhere.get(channel_id)
@@ -275,7 +275,9 @@ class FakeDiscord:
             self._changed.clear()
             await asyncio.wait_for(self._changed.wait(), max(0.0, deadline - time.monotonic()))
 
-    async def answered(self, interaction: Interaction, timeout: float = 20) -> Interaction:
+    async def answered(
+        self, interaction: Interaction, timeout: float = WORK_SECONDS
+    ) -> Interaction:
         """Wait until the bot has finished answering (a deferred one completed, too)."""
         await asyncio.wait_for(interaction.done.wait(), timeout)
         return interaction

@@ -659,5 +659,11 @@ def run_machine(examples: int, steps: int) -> None:
     BotUnderAttack.TestCase().runTest()
 
 
+EXAMPLES = int(os.environ.get("TTT_FAULT_EXAMPLES", "25"))
+
+
+# the suite's longest test: about 2.5 s an example on a quiet 2-core machine (a minute in
+# all), so its deadline is the suite's 5 minutes' share of a test at that pace, and more
+@pytest.mark.timeout(max(300, 60 * EXAMPLES))
 def test_random_sequences_keep_every_invariant():
-    run_machine(int(os.environ.get("TTT_FAULT_EXAMPLES", "25")), steps=30)
+    run_machine(EXAMPLES, steps=30)
