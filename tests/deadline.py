@@ -97,12 +97,14 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_unconfigure(config):
     if threading.current_thread() is threading.main_thread():
         signal.setitimer(signal.ITIMER_REAL, 0)
-    finishing = time.monotonic() + LEFT_RUNNING_SECONDS
+    status = config.stash.get(EXIT_STATUS, 1)
+    interrupted = status == pytest.ExitCode.INTERRUPTED  # Ctrl-C: no more waiting
+    finishing = time.monotonic() + (0.0 if interrupted else LEFT_RUNNING_SECONDS)
     for thread in _left_running():
         thread.join(max(0.0, finishing - time.monotonic()))
     if stuck := _left_running():
         names = ", ".join(thread.name for thread in stuck)
-        _exit_now(config.stash.get(EXIT_STATUS, 1), f"threads still running ({names})")
+        _exit_now(status, f"threads still running ({names})")
 
 
 def _left_running() -> list[threading.Thread]:

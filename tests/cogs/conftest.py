@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from types import SimpleNamespace
 
 import discord
 import pytest
+from simcord import Env
 
 from bot import create_bot
 
@@ -15,6 +17,24 @@ from bot import create_bot
 # safety deadline only. Under 60 s: a real timer due before it is waited for, and a
 # question's expiry (60 s) must stay parked, as it is in Discord until the clock moves.
 SETTLE_SECONDS = 45.0
+
+
+def _at_least_the_envs_own(settle):
+    """SimCord settles a bot's start and restart within a fixed 5 s (``_attach_bot``,
+    simcord 3.2), whatever the env's ``settle_timeout``; a restarted bot resumes its
+    pending post-mortems there, which a busy machine takes longer to do. So no settle is
+    given less than its env's own window."""
+
+    @functools.wraps(settle)
+    async def settling(self, *, timeout=None, **options):
+        if timeout is not None:
+            timeout = max(timeout, self.settle_timeout)
+        return await settle(self, timeout=timeout, **options)
+
+    return settling
+
+
+Env._settle_internal = _at_least_the_envs_own(Env._settle_internal)
 
 
 def pytest_collection_modifyitems(items):
