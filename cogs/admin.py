@@ -457,7 +457,7 @@ class Admin(
         elif not run.cancel(interaction.user.id):
             await refuse(interaction, N_("That training is already stopping."))
         else:  # the progress message shows the end
-            await acknowledge(interaction, f"the cancel of training {run_id}")
+            await acknowledge(interaction)
 
     async def _report_interrupted_trainings(self) -> None:
         for record in await self.service.trainer.recover():

@@ -199,7 +199,7 @@ def past_deadline(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
-async def acknowledge(interaction: discord.Interaction, what: str) -> None:
+async def acknowledge(interaction: discord.Interaction) -> None:
     """Acknowledge a click whose outcome shows elsewhere (a message the bot edits). Past
     Discord's deadline, what the click did stands: logged as a warning, as any answer
     that came too late."""
@@ -208,7 +208,8 @@ async def acknowledge(interaction: discord.Interaction, what: str) -> None:
     except discord.NotFound as error:
         if not past_deadline(error):
             raise
-        log.warning("%s came past Discord's deadline", what)
+        button = (interaction.data or {}).get("custom_id")
+        log.warning("the click on %s came past Discord's deadline", button)
 
 
 async def _apologise(interaction: discord.Interaction, message: Msg) -> None:
