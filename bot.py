@@ -32,7 +32,7 @@ from dotenv import load_dotenv
 
 from cogs import Admin, Table
 from cogs.pictures import Pictures
-from cogs.replies import NOTHING_CHANGED, Refusal, refuse
+from cogs.replies import NOTHING_CHANGED, Refusal, past_deadline, refuse
 from cogs.translator import CatalogTranslator
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
 from gameflow import GameService
@@ -159,7 +159,6 @@ def posts_per_minute(env: Mapping[str, str]) -> int:
 
 
 MAX_SHARDS = 65_536
-UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its deadline
 MAX_TIMEOUT_MINUTES = 1440
 
 
@@ -208,7 +207,7 @@ class ApologeticTree(discord.app_commands.CommandTree):
             with contextlib.suppress(discord.HTTPException):
                 await refuse(interaction, cause.message)
             return
-        if isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION:
+        if past_deadline(cause):
             # Discord's deadline passed (a stall, or the network): no response of any kind
             # can reach the person now, so none is tried again
             log.warning("command /%s came past Discord's deadline", name)

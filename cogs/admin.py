@@ -26,6 +26,7 @@ from .render import (
 )
 from .replies import (
     CheckingShown,
+    acknowledge,
     answer,
     in_time,
     private,
@@ -449,8 +450,8 @@ class Admin(
             await refuse(interaction, N_("That training is no longer running."))
         elif not run.cancel(interaction.user.id):
             await refuse(interaction, N_("That training is already stopping."))
-        else:
-            await interaction.response.defer()  # the progress message shows the end
+        else:  # the progress message shows the end
+            await acknowledge(interaction)
 
     async def _report_interrupted_trainings(self) -> None:
         for record in await self.service.trainer.recover():

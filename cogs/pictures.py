@@ -9,8 +9,8 @@ at the first picture. A picture that fails, or is not ready in :data:`DRAW_SECON
 left out (``None``, logged): the answer goes without it. So is one asked for while the
 process is still starting (a second or two after the bot's start): the answer does not
 wait for matplotlib's import. A process that died, or is stuck, is replaced for the next
-picture. Not :attr:`Pictures.available` (``TTT_PICTURES=off``): no process, and no
-picture.
+picture, whether it was drawing or still starting. Not :attr:`Pictures.available`
+(``TTT_PICTURES=off``): no process, and no picture.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ DRAW_SECONDS = 10.0
 # a drawing that cannot be cut short (stuck in C code) is given up this much later, and
 # its process replaced
 STUCK_SECONDS = 5.0
+# a start takes a second or two (its imports), more on a busy machine; past this the
+# process is taken to be stuck, and replaced
+START_SECONDS = 60.0
 # the modules whose functions are drawn: imported at the start, not at the first picture
 DRAWING_MODULES = ("cogs.chart", "cogs.game_picture")
 
@@ -142,11 +145,21 @@ class Pictures:
             return None
 
     async def started(self) -> None:
-        """Until the process has started (for tests that need a picture, not only their
-        answer)."""
+        """Until the process has started (a Share waits for it, and tests that need a
+        picture). One that died while starting, or is stuck past :data:`START_SECONDS`,
+        is replaced: the picture asked now is left out, as while any process starts."""
         self.start()
-        if self._ready is not None:
-            await asyncio.wrap_future(self._ready)
+        pool, ready = self._pool, self._ready
+        if ready is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(ready)), START_SECONDS)
+            return
+        except TimeoutError:
+            log.warning("the pictures' process is stuck starting: another is started")
+        except Exception as error:  # BrokenProcessPool: killed, out of memory, a bad import
+            log.warning("the pictures' process died starting (%r): another is started", error)
+        self._replace(pool)
 
     def process_id(self) -> int | None:
         """The process's id, if it runs (for tests that kill it)."""

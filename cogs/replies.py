@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFER_AFTER = 1.5  # seconds: well inside Discord's 3, leaving room for the network
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction past its deadline
 
 # In Interaction.extras: what settles the request's place in the member's posting limit
 # (set when the request was checked against it), called once with whether it posted
@@ -190,6 +191,25 @@ async def defer(interaction: discord.Interaction, private: bool = False) -> None
         await interaction.response.defer()  # the clicked message is updated when ready
     else:  # a click answered privately (a replay opened) gets a private message of its own
         await interaction.response.defer(thinking=True, ephemeral=private)
+
+
+def past_deadline(error: BaseException) -> bool:
+    """Whether ``error`` is Discord's refusal of a first response past its 3 seconds (a
+    stall, or the network): no response of any kind can reach the person now."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Acknowledge a click whose outcome shows elsewhere (a message the bot edits). Past
+    Discord's deadline, what the click did stands: logged as a warning, as any answer
+    that came too late."""
+    try:
+        await interaction.response.defer()
+    except discord.NotFound as error:
+        if not past_deadline(error):
+            raise
+        button = (interaction.data or {}).get("custom_id")
+        log.warning("the click on %s came past Discord's deadline", button)
 
 
 async def _apologise(interaction: discord.Interaction, message: Msg) -> None:

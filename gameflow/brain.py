@@ -12,10 +12,10 @@ import asyncio
 import json
 import multiprocessing
 import os
-import queue
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any, Literal
 
 import engine
@@ -25,6 +25,7 @@ from engine.memory import OUTCOMES, WON
 from engine.transport import NotJSONError, TooManyFacts, memory_of
 from i18n import N_, Msg, Nn_
 
+from . import worker
 from .brain_view import BrainView, view_of
 from .errors import GameError, busy_means_unchanged
 from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories
@@ -328,26 +329,21 @@ def document_file(memory: Memory) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
 
 
-def _check_in_worker(data: bytes, game: str, reports) -> None:
+def _check_in_worker(data: bytes, game: str, reports: Connection) -> None:
     """A worker process's whole life: check an uploaded file of the classic board (the
-    solver holds the GIL, so no thread of the bot may run it), telling ``reports`` its
+    solver holds the GIL, so no thread of the bot may run it), sending on ``reports`` its
     progress, then ``("done", (key, value, plies) of each fact, this process's id)`` or
     ``("refused", the message)``."""
     try:
         memory = read_memory_file(
-            data, game, lambda done, total: reports.put(("progress", done, total))
+            data, game, lambda done, total: reports.send(("progress", done, total))
         )
     except GameError as error:
-        reports.put(("refused", error.message))
+        reports.send(("refused", error.message))
     else:
-        reports.put(("done", list(memory.distances()), os.getpid()))
-
-
-def _next_report(reports):
-    try:
-        return reports.get_nowait()
-    except queue.Empty:
-        return None
+        reports.send(("done", list(memory.distances()), os.getpid()))
+    finally:
+        reports.close()
 
 
 def _add_distances(memory: Memory, facts) -> None:
@@ -355,7 +351,6 @@ def _add_distances(memory: Memory, facts) -> None:
     memory.add_proven((key, OUTCOMES[value].value, plies) for key, value, plies in facts)
 
 
-REPORTS_EVERY = 0.1  # seconds between looks at a check's reports
 ONE_CHECK_AT_A_TIME = N_(
     "I'm already checking another Connect Four 7×6 memory file, which takes a few minutes. "
     "Try again once it is done; nothing was changed."
@@ -370,22 +365,12 @@ async def check_in_process(
     on meanwhile and ``progress`` is told on it. Returns the memory and the process id
     that checked it."""
     context = multiprocessing.get_context("spawn")  # no fork of a process with threads
-    reports = context.Queue()
-    worker = context.Process(target=_check_in_worker, args=(data, game, reports), daemon=True)
-    worker.start()
-    try:
-        while True:
-            # in a thread: the last report, every fact checked, takes a while to unpickle
-            report = await asyncio.to_thread(_next_report, reports)
-            if report is None:
-                if not worker.is_alive():
-                    await asyncio.sleep(REPORTS_EVERY)  # its last words may be on their way
-                    report = await asyncio.to_thread(_next_report, reports)
-                    if report is None:
-                        raise RuntimeError(f"the import's check ended ({worker.exitcode})")
-                else:
-                    await asyncio.sleep(REPORTS_EVERY)
-                    continue
+    reports, sender = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_check_in_worker, args=(data, game, sender), daemon=True, name="ttt-import-check"
+    )
+    async with worker.reporting(process, reports, sender) as next_report:
+        while (report := await next_report()) is not None:
             if report[0] == "progress":
                 if progress is not None:
                     progress(*report[1:])
@@ -395,10 +380,7 @@ async def check_in_process(
                 memory = Memory(game=game)
                 await asyncio.to_thread(_add_distances, memory, report[1])  # 0.2 s for 120k
                 return memory, report[2]
-    finally:
-        if worker.is_alive():
-            worker.terminate()  # cancelled: its work is wasted
-        await asyncio.to_thread(worker.join)
+    raise RuntimeError(f"the import's check ended ({process.exitcode})")
 
 
 def _told_on(loop: asyncio.AbstractEventLoop, progress: Progress | None):

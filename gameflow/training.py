@@ -22,7 +22,7 @@ from typing import Literal
 from data import Shards, Store, StoreBusyError, StoreUnavailableError, TrainingRecord
 from i18n import N_
 
-from . import training_worker
+from . import training_worker, worker
 from .brain import BrainFigures
 from .errors import GameError, busy_means_unchanged
 from .memories import TICTACTOE, ServerMemories
@@ -155,6 +155,7 @@ class TrainingRun:
                     return
         finally:
             self.stop()
+            await asyncio.to_thread(worker.end, self._process)  # nothing left running
 
     async def poll(self) -> TrainingProgress | None:
         """Read what the worker reported since the last call, save it, and return the

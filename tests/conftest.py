@@ -11,6 +11,15 @@ from contextlib import asynccontextmanager
 
 import pytest
 
+from tests import WORK_SECONDS
+from tests.deadline import (  # noqa: F401 (hooks: no test can hang the run)
+    pytest_keyboard_interrupt,
+    pytest_runtest_protocol,
+    pytest_sessionfinish,
+    pytest_timeout_cancel_timer,
+    pytest_timeout_set_timer,
+    pytest_unconfigure,
+)
 from tests.fakediscord import FakeDiscord, launch_bot
 
 POSTGRES_URL = os.environ.get("TTT_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -53,8 +62,8 @@ async def fake():
 async def bot(fake, tmp_path):
     """``python bot.py`` running against ``fake``, until the test ends: its database's path."""
     process = await launch_bot(fake, tmp_path, env={"DATABASE_PATH": "ttt.sqlite3"})
-    await asyncio.wait_for(fake.ready.wait(), 30)
-    await asyncio.wait_for(fake.synced.wait(), 30)
+    await asyncio.wait_for(fake.ready.wait(), WORK_SECONDS)
+    await asyncio.wait_for(fake.synced.wait(), WORK_SECONDS)
     yield tmp_path / "ttt.sqlite3"
     process.terminate()
     await process.wait()

@@ -16,12 +16,15 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from tests import WORK_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESPONSE_DEADLINE = 3.0  # seconds Discord gives for the first response to an interaction
@@ -142,6 +145,7 @@ class FakeDiscord:
         self.intents = 0  # what the bot asked for when it identified
         self.chatter_sent = 0  # members' ordinary messages the bot was sent
         self._sockets: list[web.WebSocketResponse] = []
+        self._changed = asyncio.Event()  # set at each request of the bot's (see until)
         self._seq = 0
         self._runner: web.AppRunner | None = None
         self.url = ""
@@ -206,7 +210,7 @@ class FakeDiscord:
         return place
 
     async def _interact(self, kind, user, channel_id, data, message=None) -> Interaction:
-        await asyncio.wait_for(self.ready.wait(), 30)
+        await asyncio.wait_for(self.ready.wait(), WORK_SECONDS)
         interaction = Interaction(snowflake(), f"token-{snowflake()}", channel_id, time.monotonic())
         self.interactions[interaction.id] = interaction
         place = self.elsewhere.get(channel_id)
@@ -262,7 +266,18 @@ class FakeDiscord:
                                  "permissions": str(user.permissions)}  # fmt: skip
         return payload
 
-    async def answered(self, interaction: Interaction, timeout: float = 20) -> Interaction:
+    async def until(self, condition: Callable[[], bool], timeout: float = WORK_SECONDS) -> None:
+        """Until ``condition()`` holds, looked at after each request of the bot's (a message
+        sent or edited): work the bot does on its own, such as a post-mortem's lesson,
+        however long it takes, up to a safety deadline."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            self._changed.clear()
+            await asyncio.wait_for(self._changed.wait(), max(0.0, deadline - time.monotonic()))
+
+    async def answered(
+        self, interaction: Interaction, timeout: float = WORK_SECONDS
+    ) -> Interaction:
         """Wait until the bot has finished answering (a deferred one completed, too)."""
         await asyncio.wait_for(interaction.done.wait(), timeout)
         return interaction
@@ -339,6 +354,12 @@ class FakeDiscord:
 
     # --- the HTTP API -------------------------------------------------------------------
     async def _http(self, request: web.Request) -> web.Response:
+        try:
+            return await self._answer(request)
+        finally:
+            self._changed.set()
+
+    async def _answer(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.requests.append((method, path))

@@ -2,8 +2,6 @@
 own install): its final board is edited with the lesson through the interaction's own
 response, and nothing else is tried in that channel."""
 
-import asyncio
-
 from engine import get_game, solver
 from tests.classic_board import LOOKING_BACK, classic_position, looking_back
 from tests.fakediscord import User
@@ -22,9 +20,7 @@ async def test_a_group_dm_board_gets_its_lesson_through_the_interaction(fake, bo
         turn = await fake.answered(await fake.slash(ann, "connect4 move", group, column=column))
         assert turn.kind == "message" and not turn.ephemeral, turn.text
     assert looking_back(turn.message) == LOOKING_BACK
-    for _ in range(600):  # the worker starts, loads its book and looks back: a few seconds
-        if looking_back(turn.message) != LOOKING_BACK:
-            break
-        await asyncio.sleep(0.05)
+    # the worker starts, loads its book and looks back: a few seconds, more on a busy machine
+    await fake.until(lambda: looking_back(turn.message) != LOOKING_BACK)
     assert looking_back(turn.message).startswith("At move ")  # the game's count of moves
     assert tried_to_reach(fake, group) == []

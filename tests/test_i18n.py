@@ -2,8 +2,10 @@
 says, with the same placeholders and its language's plurals; a message the code adds
 without a translation fails here."""
 
+import gettext
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 from babel.messages.plurals import get_plural
@@ -67,8 +69,7 @@ def test_there_are_ten_languages_beyond_english():
 def test_every_catalog_translates_every_message_with_its_placeholders(path, said):
     with path.open("rb") as f:
         catalog = read_po(f, locale=path.stem.replace("-", "_"))
-    # as many plural forms as the language has (CLDR, as Babel knows it); which form a
-    # number takes is the catalog's Plural-Forms (pt-BR: zero in the plural, see below)
+    # as many plural forms as the language has (CLDR, as Babel knows it: see below)
     assert catalog.num_plurals == get_plural(path.stem.replace("-", "_")).num_plurals
     assert problems(catalog, said) == []
     # and it carries nothing the code no longer says
@@ -76,6 +77,70 @@ def test_every_catalog_translates_every_message_with_its_placeholders(path, said
     assert [
         e.id for e in catalog if e.id and (e.id if isinstance(e.id, str) else e.id[0]) not in keys
     ] == []
+
+
+# The one way a catalog departs from CLDR, on purpose: Brazilian Portuguese says a count of
+# nothing in the plural, "0 lições" as "0 gols" (a native review's decision), where CLDR
+# puts 0 with 1 ("0 lição"). {catalog: {n: the form it takes instead of CLDR's}}
+DEPARTURES = {"pt-BR": {0: 2}}
+# 0, 1 and 2; Slavic few and many (5, 11, 21, 22, 112); whole millions, which French,
+# Spanish, Italian and Portuguese write "1 000 000 de leçons"; and numbers beside them
+COUNTS = (
+    *range(130),
+    1_000,
+    1_001,
+    999_999,
+    1_000_000,
+    1_000_001,
+    1_500_000,
+    2_000_000,
+    10_000_000,
+    1_000_000_000,
+)
+
+
+@pytest.mark.parametrize("path", sorted(LOCALES.glob("*.po")), ids=lambda p: p.stem)
+def test_every_catalog_gives_each_number_the_form_cldr_does(path):
+    """Each catalog's Plural-Forms is its language's CLDR rule as the installed Babel ships
+    it: the same forms, and the same form for every number, but for :data:`DEPARTURES`."""
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=path.stem.replace("-", "_"))
+    cldr = get_plural(path.stem.replace("-", "_"))
+    assert catalog.num_plurals == cldr.num_plurals
+    ours, theirs = gettext.c2py(catalog.plural_expr), gettext.c2py(cldr.plural_expr)
+    assert {n: ours(n) for n in COUNTS if ours(n) != theirs(n)} == DEPARTURES.get(path.stem, {})
+    assert {ours(n) for n in COUNTS} == set(range(cldr.num_plurals))  # every form is said
+
+
+# The CLDR release whose plural rules the catalogs follow: Babel 2.19's. pyproject.toml pins
+# Babel to that minor series, so that a fresh install cannot bring other rules (2.19 gave
+# French, Spanish, Italian and Portuguese a third form, Turkish a second). To move on:
+# widen the pin to the next series, and the test above names each catalog to bring along.
+CLDR = "49"
+
+
+def test_babel_is_pinned_to_the_cldr_release_the_catalogs_follow():
+    import tomllib
+
+    import babel
+    from babel.core import get_cldr_version
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    requirements = [
+        Requirement(r) for r in tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+    ]
+    (pin,) = [r.specifier for r in requirements if r.name == "babel"]
+    installed = Version(babel.__version__)
+    assert installed in pin, f"Babel {installed} is outside the pin {pin}"
+    # that minor series only: not the last release before it, nor the next series, whose
+    # CLDR may differ
+    major, minor = installed.major, installed.minor
+    before = f"{major}.{minor - 1}.999" if minor else f"{major - 1}.999.999"
+    outside = [before, f"{major}.{minor + 1}.0", f"{major + 1}.0.0"]
+    assert [version for version in outside if version in pin] == []
+    assert get_cldr_version() == CLDR
 
 
 def test_a_message_added_without_a_translation_is_found_and_reported(tmp_path, said):
@@ -141,12 +206,32 @@ def test_plurals_follow_each_language():
     ]
     assert LANGUAGES["fr"].tn(*lessons, 0) == "0 leçon"  # French counts 0 as one
     assert LANGUAGES["ja"].tn(*lessons, 7) == "7件の教訓"  # one form: a counter word
+    # whole millions take "de" (di) as "un million de leçons" does; others do not
+    assert [LANGUAGES["fr"].tn(*lessons, n) for n in (1_000_000, 2_000_000, 1_000_001)] == [
+        "1\u202f000\u202f000 de leçons",
+        "2\u202f000\u202f000 de leçons",
+        "1\u202f000\u202f001 leçons",
+    ]
+    assert [LANGUAGES[code].tn(*lessons, 3_000_000) for code in ("es-ES", "it", "pt-BR")] == [
+        "3.000.000 de lecciones",
+        "3.000.000 di lezioni",
+        "3.000.000 de lições",
+    ]
+    # Turkish keeps a noun singular after a number, but not what points back at it
+    played = (
+        "your name in {count} game with other members (it stays in their record)",
+        "your name in {count} games with other members (they stay in their records)",
+    )
+    assert [LANGUAGES["tr"].tn(*played, n) for n in (1, 2)] == [
+        "diğer üyelerle 1 oyundaki adın (oyun onların kayıtlarında kalır)",
+        "diğer üyelerle 2 oyundaki adın (oyunlar onların kayıtlarında kalır)",
+    ]
 
 
 def test_zero_reads_as_each_language_counts_it():
     """Brazilian Portuguese writes a count of nothing in the plural ("0 lições", as
-    "0 gols"), so its catalog's rule is n != 1, not gettext's usual n > 1 for pt_BR (which
-    said "0 lição"); French counts 0 as one ("0 leçon"), which is French."""
+    "0 gols"), so its catalog departs from CLDR there (see :data:`DEPARTURES`), which puts 0
+    with 1 ("0 lição"); French counts 0 as one ("0 leçon"), which is French."""
     counted = [
         ("{count} lesson", "{count} lessons"),
         ("{count} win", "{count} wins"),

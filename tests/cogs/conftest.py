@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
+import functools
 from types import SimpleNamespace
 
 import discord
 import pytest
+from simcord import Env
 
 from bot import create_bot
+
+# How long SimCord lets the bot settle after each step. Its 5 s are overrun on a busy
+# machine by steps that wait for a worker process (a 7×6 post-mortem, an import's
+# re-proof, a picture): a settle ends as soon as the bot's work is done, so this is a
+# safety deadline only. Under 60 s: a real timer due before it is waited for, and a
+# question's expiry (60 s) must stay parked, as it is in Discord until the clock moves.
+SETTLE_SECONDS = 45.0
+
+
+def _at_least_the_envs_own(settle):
+    """SimCord settles a bot's start and restart within a fixed 5 s (``_attach_bot``,
+    simcord 3.2), whatever the env's ``settle_timeout``; a restarted bot resumes its
+    pending post-mortems there, which a busy machine takes longer to do. So no settle is
+    given less than its env's own window."""
+
+    @functools.wraps(settle)
+    async def settling(self, *, timeout=None, **options):
+        if timeout is not None:
+            timeout = max(timeout, self.settle_timeout)
+        return await settle(self, timeout=timeout, **options)
+
+    return settling
+
+
+Env._settle_internal = _at_least_the_envs_own(Env._settle_internal)
+
+
+def pytest_collection_modifyitems(items):
+    """Every SimCord test here gets :data:`SETTLE_SECONDS` (a test's own ``simcord``
+    marker keeps its other options)."""
+    for item in items:
+        if "simcord_env" not in getattr(item, "fixturenames", ()):
+            continue
+        marker = item.get_closest_marker("simcord")
+        options = dict(marker.kwargs) if marker else {}
+        options.setdefault("settle_timeout", SETTLE_SECONDS)
+        item.add_marker(pytest.mark.simcord(**options), append=False)
 
 
 @pytest.fixture

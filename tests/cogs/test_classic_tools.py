@@ -37,7 +37,7 @@ async def test_a_classic_memory_is_trained_exported_and_imported_re_proved(world
         w.channel, "ttt-admin train", opponent="teacher", games=6, game=CLASSIC
     )
     assert not started.ephemeral, started.response.content
-    await until(w, started.response.message.id, "✅", seconds=240)
+    await until(w, started.response.message.id, "✅")
     trained = stored(db_path, w.guild.id)
     assert len(trained) > 20
     assert any(plies is not None for _key, _value, plies in trained.distances())

@@ -109,14 +109,15 @@ def test_the_texts_that_list_the_boards_name_every_board_and_its_width():
 
 
 def test_the_admin_commands_game_option_names_every_memory_it_offers():
-    """ "Tic-tac-toe (the default), Connect Four 7×6, 4×4 or 5×4": every game of
-    GAME_CHOICES, a game of several boards named once with its sizes."""
+    """ "Tic-tac-toe (the default), Connect Four (7×6, 4×4 or 5×4)": every game of
+    GAME_CHOICES ("Connect Four (7×6)"), a game of several boards named once with its
+    sizes."""
     sizes: dict[str, list[str]] = {}
     for choice in GAME_CHOICES:
         name, _, size = choice.name.rpartition(" ") if "×" in choice.name else (choice.name, "", "")
-        sizes.setdefault(name, []).extend([size] if size else [])
+        sizes.setdefault(name, []).extend([size.strip("()")] if size else [])
     named = [
-        f"{name} {', '.join(boards[:-1])} or {boards[-1]}" if len(boards) > 1 else name
+        f"{name} ({', '.join(boards[:-1])} or {boards[-1]})" if len(boards) > 1 else name
         for name, boards in sizes.items()
     ]
     expected = f"Which game's memory: {named[0]} (the default), {', '.join(named[1:])}"

@@ -1,31 +1,39 @@
 """Pictures drawn in a process of their own (issue 28): ``/ttt stats`` answers without its
 picture when that process is gone or too slow, and the next picture comes from a new one."""
 
+import asyncio
 import logging
 import os
 import signal
-import time
-from pathlib import Path
+from collections.abc import Callable
+
+import pytest
 
 from cogs import chart
+from cogs.pictures import DRAWING_MODULES, Pictures
+from tests import WORK_SECONDS
+from tests.cogs import held_start
 from tests.cogs.test_chart import png_size
 from tests.cogs.test_games import play_line
+from tests.cogs.test_replays import custom_id, open_replay
 
 CHART_PIXELS = tuple(round(inches * chart.DPI) for inches in chart.SIZE_INCHES)
 
 
-def wait_until_gone(pid: int) -> None:
-    """Until the killed process has ended (a zombie until the bot's pool reaps it)."""
-    stat = Path(f"/proc/{pid}/stat")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if stat.read_text().rsplit(")", 1)[1].split()[0] in "ZX":
-                return
-        except FileNotFoundError:
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"process {pid} did not end")
+async def ended(pid: int, end: Callable[[], object]) -> None:
+    """Call ``end``, then wait until the process ``pid`` has ended (a zombie until the
+    bot's pool reaps it), as the kernel tells through a descriptor of the process (opened
+    first: its id cannot name another process meanwhile)."""
+    gone = asyncio.Event()
+    descriptor = os.pidfd_open(pid)
+    loop = asyncio.get_running_loop()
+    loop.add_reader(descriptor, gone.set)
+    try:
+        end()
+        await asyncio.wait_for(gone.wait(), WORK_SECONDS)
+    finally:
+        loop.remove_reader(descriptor)
+        os.close(descriptor)
 
 
 async def stats_picture(w):
@@ -50,8 +58,7 @@ async def test_stats_answers_without_the_picture_when_its_process_is_killed_then
     assert killed is not None  # started with the bot, before any picture
     await play_line(w, w.alice, [1, 4, 7])  # teaches: a point to draw
     await pictures.started()
-    os.kill(killed, signal.SIGKILL)
-    wait_until_gone(killed)
+    await ended(killed, lambda: os.kill(killed, signal.SIGKILL))
     with caplog.at_level(logging.WARNING, logger="cogs.pictures"):
         embed, png = await stats_picture(w)
     assert png is None
@@ -90,11 +97,52 @@ async def test_stats_answers_without_a_picture_that_takes_too_long_then_gets_it(
 async def test_a_closed_bot_draws_nothing_and_leaves_no_process(world, pictures):
     pid = pictures.process_id()
     assert pid is not None
-    pictures.close()
-    wait_until_gone(pid)
+    await ended(pid, pictures.close)
     assert pictures.process_id() is None
     assert await pictures.draw(chart.draw, [], "closed") is None
     assert pictures.process_id() is None  # not started again
+
+
+@pytest.fixture
+def held_pictures(simcord_bot, monkeypatch, tmp_path):
+    """The bot's pictures, whose process is held in its start (tests/cogs/held_start.py)
+    until the test touches the returned gate."""
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(held_start.GATE, str(gate))
+    simcord_bot.pictures = Pictures(modules=(*DRAWING_MODULES, "tests.cogs.held_start"))
+    return simcord_bot.pictures, gate
+
+
+async def test_share_after_the_process_died_starting_says_so_and_starts_another(
+    held_pictures, world, caplog
+):
+    """Issue 32, defect 1: Share after the pictures' process died while starting said
+    "Something went wrong" (and logged an error) for good, and started no other."""
+    pictures, gate = held_pictures
+    w = world
+    await play_line(w, w.alice, [1, 4, 7])
+    board = w.channel.last_message
+    replay = await open_replay(w.bob, board)
+    starting = pictures.process_id()
+    assert starting is not None
+    await ended(starting, lambda: os.kill(starting, signal.SIGKILL))  # held: not started
+    gate.touch()  # the next process may start
+    with caplog.at_level(logging.WARNING):
+        refused = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert refused.ephemeral and "couldn't draw this game's picture just now" in (
+        refused.response.content
+    )
+    assert "the pictures' process died starting" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert w.channel.last_message.id == board.id  # nothing posted
+    replacement = pictures.process_id()
+    assert replacement not in (None, starting)
+    await pictures.started()
+    shared = await w.bob.click(replay, custom_id=custom_id(replay, "📤"))
+    assert not shared.ephemeral
+    (picture,) = w.channel.last_message.attachments
+    assert picture.filename == "game.png"
+    assert pictures.process_id() == replacement
 
 
 def test_a_language_goes_to_the_pictures_process_by_its_code():

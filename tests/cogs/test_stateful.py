@@ -27,6 +27,7 @@ from bot import create_bot
 from cogs.replies import Refusal
 from engine import Memory
 from gameflow.places import own_bot
+from tests.cogs.conftest import SETTLE_SECONDS
 from tests.engine.connect4_oracle import solver
 from tests.engine.oracle import true_outcome
 
@@ -76,7 +77,7 @@ class BotUnderAttack(RuleBasedStateMachine):
         self.errors = ErrorLog()
         logging.getLogger().addHandler(self.errors)
         self.bot = self.new_bot()
-        self.env = simcord.Env(self.bot)
+        self.env = simcord.Env(self.bot, settle_timeout=SETTLE_SECONDS)
         self.loop.run_until_complete(self.env.start())
         admins = []
         self.servers = []
@@ -658,5 +659,11 @@ def run_machine(examples: int, steps: int) -> None:
     BotUnderAttack.TestCase().runTest()
 
 
+EXAMPLES = int(os.environ.get("TTT_FAULT_EXAMPLES", "25"))
+
+
+# the suite's longest test: about 2.5 s an example on a quiet 2-core machine (a minute in
+# all), so its deadline is the suite's 5 minutes' share of a test at that pace, and more
+@pytest.mark.timeout(max(300, 60 * EXAMPLES))
 def test_random_sequences_keep_every_invariant():
-    run_machine(int(os.environ.get("TTT_FAULT_EXAMPLES", "25")), steps=30)
+    run_machine(EXAMPLES, steps=30)

@@ -3,7 +3,9 @@ worker process, never on the event loop or in the bot's own process."""
 
 import asyncio
 import json
+import multiprocessing
 import os
+import threading
 import time
 from itertools import pairwise
 
@@ -69,3 +71,21 @@ async def test_one_classic_import_is_re_proved_at_a_time(service, memory):
     assert plan.new == len(memory)
     again = await service.brain.plan_import(GUILD, data, "merge", CLASSIC)  # its turn now
     assert again.new == len(memory)
+
+
+async def test_an_import_given_up_midway_leaves_no_process_nor_thread(service, memory):
+    """Cancelled while the solver re-proves the file (a test that ends, a bot that closes):
+    the check's process is ended and joined, its reader gone, and the next import runs."""
+    data = json.dumps(engine.export_memory(memory)).encode()
+    told = asyncio.Event()
+    checking = asyncio.create_task(
+        service.brain.plan_import(GUILD, data, "merge", CLASSIC, lambda *_: told.set())
+    )
+    await asyncio.wait_for(told.wait(), 120)  # the process runs and reports
+    checking.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await checking
+    assert [p for p in multiprocessing.active_children() if p.name == "ttt-import-check"] == []
+    assert [t.name for t in threading.enumerate() if t.name.endswith(" reports")] == []
+    plan = await service.brain.plan_import(GUILD, data, "merge", CLASSIC)
+    assert plan.new == len(memory)
