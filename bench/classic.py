@@ -353,8 +353,13 @@ def main(
             runs = results[name, seed] = {}
             for design in designs:
                 player = opponent.make(random.Random(seed), searched[name])
-                runs[design] = series(
+                run = runs[design] = series(
                     DESIGNS[design], player, played, opponent.roles, opponent.block
+                )
+                print(
+                    f"  ({name}, seed {seed}, {DESIGNS[design].title}: {sum(run.losses):,} "
+                    f"losses, {time.perf_counter() - started:,.0f} s)",
+                    flush=True,
                 )
             table(opponent, played, seed, runs)
             print(f"  ({time.perf_counter() - started:,.0f} s)", flush=True)

@@ -14,7 +14,8 @@ facts' distances (:func:`choose_classic`), in this order:
 1. a four, if it has one; 2. else block the opponent's; 3. else its fastest known win;
 4. else, among the columns not known to lose, the first from the centre out after which
    the opponent cannot make four at once (on top of its stone); 5. else the first of
-   them; 6. else, every column a known loss, the slowest loss.
+   them, unless a known loss lasts longer than the one ply they give the opponent;
+6. else, every column a known loss, the slowest loss.
 
 Steps 4–5 are the rules of the game, not learning: it still never searches deeper.
 """
@@ -83,7 +84,11 @@ def choose_classic(
                 first_sound = move
             elif first_safe is None:
                 first_safe = move
-    return fastest or first_sound or first_safe or slowest
+    if fastest or first_sound:
+        return fastest or first_sound
+    # every column not known to lose lets the opponent make four: a loss in one ply by the
+    # rules, so a known loss that lasts longer is played rather than it
+    return first_safe if first_safe is not None and slowest_plies <= 1 else slowest
 
 
 def chooser(memory: Memory) -> Callable[[int], Move]:

@@ -37,6 +37,8 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
         )
     move, column, held = verdict.move_number, verdict.column + 1, verdict.held + 1
     learning = game.level == "learning"  # at easier levels it may play it again on purpose
+    # the widened post-mortem (engine.post_mortem): each other reply of the member's too
+    also = lang.t("I also worked out my answer to each of your other replies there.")
     if verdict.played == "draw":  # a draw in which it let a win go
         first = lang.t(
             "I looked back: my move {move} (column {column}) let a win go, column {held} "
@@ -50,7 +52,7 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
             if learning
             else lang.t("I now know column {held} wins there.", held=held)
         )
-        return f"{first} {then}"
+        return f"{first} {then} {also}"
     first = (
         lang.t(
             "I looked back: my move {move} (column {column}) lost, and column {held} would "
@@ -78,7 +80,7 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
         if learning
         else lang.t("I now know column {column} loses there.", column=column)
     )
-    return f"{first} {then} {last}"
+    return f"{first} {then} {last} {also}"
 
 
 def add_review(
