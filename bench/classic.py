@@ -6,7 +6,8 @@ Side by side, with the same opponents and seeds, the designs of issue 33: today'
 move ahead: take a four, block one; and the post-mortem of every column of the bot's
 positions), + never dropping a stone under the opponent's four, + the widened
 post-mortem (each other reply of the opponent too), both; and the rules alone
-(``--designs rules``, not by default). Against:
+(``--designs rules``, not by default), and an experiment: both, looking back at the games
+the bot won too (``--designs wins``). Against:
 
 * a club player: a depth-4 search with a line heuristic, 10 % random moves;
 * a weak player: wins, blocks 70 % of threats, else random;
@@ -152,6 +153,8 @@ class Design:
     careful: bool  # never drops a stone under the opponent's four (policy step 4)
     post_mortem: bool
     widen: bool = False
+    wins_too: bool = False  # an experiment: games the bot won are looked back at too (both
+    # sides' positions, as for a game between members); the bot does not
 
 
 DESIGNS = {
@@ -160,6 +163,7 @@ DESIGNS = {
     "careful": Design("+never a 4", careful=True, post_mortem=True),
     "widen": Design("+widening", careful=False, post_mortem=True, widen=True),
     "both": Design("both", careful=True, post_mortem=True, widen=True),
+    "wins": Design("both+wins", careful=True, post_mortem=True, widen=True, wins_too=True),
 }
 DEFAULT_DESIGNS = ("today", "careful", "widen", "both")
 
@@ -180,7 +184,7 @@ OPPONENTS = {
 
 
 # --- the post-mortem worker --------------------------------------------------------------
-def _worker_post_mortem(moves: list[int], bot: int, widen: bool) -> tuple[list, float, int]:
+def _worker_post_mortem(moves: list[int], bot: int | None, widen: bool) -> tuple[list, float, int]:
     """In the worker: the facts, the CPU seconds they took, and the worker's peak RSS."""
     started = time.process_time()
     facts = post_mortem(GAME.name, moves, bot, widen=widen)
@@ -236,9 +240,10 @@ def series(design: Design, opponent, games: int, roles: tuple[Mark, ...], block:
             won = GAME.winner(codes[-1])
             if won and won != bot:
                 run.losses[-1] += 1
-            if design.post_mortem and won != bot:
+            if design.post_mortem and (won != bot or design.wins_too):
+                side = int(bot) if won != bot else None
                 facts, seconds, rss = pool.submit(
-                    _worker_post_mortem, moves, int(bot), design.widen
+                    _worker_post_mortem, moves, side, design.widen
                 ).result()
                 memory.add_proven(facts)
                 run.seconds.append(seconds)

@@ -223,7 +223,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--designs",
         default="today,careful,widen,both",
-        help="connect4-7x6: which designs, comma-separated (today, careful, widen, both, rules)",
+        help="connect4-7x6: which designs, comma-separated (today, careful, widen, both; also "
+        "rules, and the experiment wins)",
     )
     args = parser.parse_args(argv)
     if args.game == "connect4-7x6":

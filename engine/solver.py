@@ -36,7 +36,7 @@ WIN, LOSS = "win", "loss"
 Score = tuple[str, int] | None
 
 _agent = []  # the loaded solver, once per process
-KEPT = 1 << 16  # positions whose scores a process keeps (about 10 MB)
+KEPT = 1 << 16  # positions whose scores a process keeps (about 16 MB)
 _kept: dict[int, tuple[int | None, ...]] = {}  # by key: each column's score, None if full
 _available: list[bool] = []
 
