@@ -1,17 +1,25 @@
-"""How the bot learns the classic board, Connect Four 7×6 (issue 25):
-``python -m bench.learning --game connect4-7x6 [--games N] [--perfect N]``.
+"""How the bot learns the classic board, Connect Four 7×6 (issues 25 and 33):
+``python -m bench.learning --game connect4-7x6 [--games N] [--perfect N] [--seeds N]
+[--first-seed S] [--opponents club,weak,perfect] [--designs today,careful,widen,both]``.
 
-Side by side, the bot with the certified post-mortem and without it (one move ahead and
-the three rules only), against:
+Side by side, with the same opponents and seeds, the designs of issue 33: today's (one
+move ahead: take a four, block one; and the post-mortem of every column of the bot's
+positions), + never dropping a stone under the opponent's four, + the widened
+post-mortem (each other reply of the opponent too), both; and the rules alone
+(``--designs rules``, not by default), and an experiment: both, looking back at the games
+the bot won too (``--designs wins``). Against:
 
 * a club player: a depth-4 search with a line heuristic, 10 % random moves;
 * a weak player: wins, blocks 70 % of threats, else random;
-  (the bot as X and O in turn: losses per 100 games in blocks of 100, facts and bytes)
-* the perfect player, at random among the solver's best columns, the bot as X and as O
-  separately: losses per block of 50.
+  (the bot as X and O in turn: losses per 100 games in blocks of 100)
+* the perfect player, at random among the solver's best columns, the bot as X: losses
+  per block of 50 (as O the bot loses every game, as it must).
 
-The post-mortems run in a worker process, as in the bot (the solver holds the GIL): their
-CPU per game (median, p99, max) and the worker's peak RSS are printed at the end.
+Facts and bytes after each run; each run's post-mortems run in a worker process of their
+own, as in the bot (the solver holds the GIL): their CPU per game (median, p99, max) per
+run and per design, and the goals of issue 33 per seed, at the end. The club and perfect
+players keep their searches by position, shared by every run: their moves stay those of
+their seed, only faster.
 """
 
 from __future__ import annotations
@@ -85,24 +93,32 @@ def _negamax(code: int, depth: int, alpha: int, beta: int) -> int:
     return best
 
 
-def club_player(rng: random.Random):
+def club_player(rng: random.Random, searched: dict[int, list[int]] | None = None):
+    """The club player; ``searched`` keeps its searches by position (a search's result
+    depends on the position alone, and the dice are thrown as without it, so its moves
+    stay the same for the same seed: the benchmark shares one between its runs)."""
+    searched = {} if searched is None else searched
+
     def move(code: int) -> int:
         moves = GAME.moves(code)
         if rng.random() < CLUB_RANDOM:
             return rng.choice(moves)[0]
-        best, chosen = -3 * WIN_SCORE, []
-        for column, child, _key in moves:
-            value = -_negamax(child, CLUB_DEPTH - 1, -3 * WIN_SCORE, 3 * WIN_SCORE)
-            if value > best:
-                best, chosen = value, [column]
-            elif value == best:
-                chosen.append(column)
+        chosen = searched.get(code)
+        if chosen is None:
+            best, chosen = -3 * WIN_SCORE, []
+            for column, child, _key in moves:
+                value = -_negamax(child, CLUB_DEPTH - 1, -3 * WIN_SCORE, 3 * WIN_SCORE)
+                if value > best:
+                    best, chosen = value, [column]
+                elif value == best:
+                    chosen.append(column)
+            searched[code] = chosen
         return rng.choice(chosen)
 
     return move
 
 
-def weak_player(rng: random.Random):
+def weak_player(rng: random.Random, _searched=None):
     def move(code: int) -> int:
         mover = GAME.turn(code)
         wins = GAME.fours(code, mover)
@@ -116,36 +132,89 @@ def weak_player(rng: random.Random):
     return move
 
 
-def perfect_player(rng: random.Random):
+def perfect_player(rng: random.Random, searched: dict[int, list[int]] | None = None):
+    """The perfect player, at random among the solver's best columns (kept by position in
+    ``searched``, as the club player's)."""
+    searched = {} if searched is None else searched
+
     def move(code: int) -> int:
-        return rng.choice(solver.best_columns(code))
+        best = searched.get(code)
+        if best is None:
+            best = searched[code] = solver.best_columns(code)
+        return rng.choice(best)
 
     return move
 
 
+# --- the designs compared -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Design:
+    title: str
+    careful: bool  # never drops a stone under the opponent's four (policy step 4)
+    post_mortem: bool
+    widen: bool = False
+    wins_too: bool = False  # an experiment: games the bot won are looked back at too (both
+    # sides' positions, as for a game between members); the bot does not
+
+
+DESIGNS = {
+    "rules": Design("rules only", careful=False, post_mortem=False),
+    "today": Design("today", careful=False, post_mortem=True),
+    "careful": Design("+never a 4", careful=True, post_mortem=True),
+    "widen": Design("+widening", careful=False, post_mortem=True, widen=True),
+    "both": Design("both", careful=True, post_mortem=True, widen=True),
+    "wins": Design("both+wins", careful=True, post_mortem=True, widen=True, wins_too=True),
+}
+DEFAULT_DESIGNS = ("today", "careful", "widen", "both")
+
+
+@dataclass(frozen=True)
+class Opponent:
+    title: str
+    make: object  # (rng, searched) -> a player
+    roles: tuple[Mark, ...]
+    block: int
+
+
+OPPONENTS = {
+    "club": Opponent("Club player (depth 4, 10 % random)", club_player, (Mark.X, Mark.O), 100),
+    "weak": Opponent("Weak player (wins, blocks 70 %)", weak_player, (Mark.X, Mark.O), 100),
+    "perfect": Opponent("Perfect player, the bot as X", perfect_player, (Mark.X,), 50),
+}
+
+
 # --- the post-mortem worker --------------------------------------------------------------
-def _worker_post_mortem(moves: list[int], bot: int) -> tuple[list, float, int]:
+def _worker_post_mortem(moves: list[int], bot: int | None, widen: bool) -> tuple[list, float, int]:
     """In the worker: the facts, the CPU seconds they took, and the worker's peak RSS."""
     started = time.process_time()
-    facts = post_mortem(GAME.name, moves, bot)
+    facts = post_mortem(GAME.name, moves, bot, widen=widen)
     seconds = time.process_time() - started
     return facts, seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def _start_worker() -> None:
+    solver.load()  # the book, before the first game's clock starts
+
+
 @dataclass
-class Costs:
-    seconds: list[float] = field(default_factory=list)
+class Run:
+    """One design against one opponent with one seed."""
+
+    losses: list[int]
+    facts: int
+    nbytes: int
+    seconds: list[float] = field(default_factory=list)  # post-mortem CPU per game
     rss_kb: int = 0
 
 
 # --- the bot -----------------------------------------------------------------------------
-def play(memory: Memory, bot: Mark, opponent) -> tuple[list[int], list[int]]:
+def play(memory: Memory, bot: Mark, opponent, careful: bool = True) -> tuple[list[int], list[int]]:
     """A game of the bot (its lookahead policy) against ``opponent``: moves and codes."""
     known, plies = memory.known, memory.plies
     code, moves, codes = GAME.empty, [], []
     while GAME.moves(code) is not None:
         if GAME.turn(code) == bot:
-            move = choose_classic(GAME, known, plies, code)[0]
+            move = choose_classic(GAME, known, plies, code, careful=careful)[0]
         else:
             move = opponent(code)
         moves.append(move)
@@ -154,64 +223,149 @@ def play(memory: Memory, bot: Mark, opponent) -> tuple[list[int], list[int]]:
     return moves, codes
 
 
-def series(
-    opponent, games: int, roles: tuple[Mark, ...], block: int, pool, costs: Costs | None
-) -> tuple[list[int], Memory]:
-    """Losses per block of ``block`` games, the bot's role cycling through ``roles``; with
-    ``pool``, the post-mortem runs there after every game the bot did not win."""
+def series(design: Design, opponent, games: int, roles: tuple[Mark, ...], block: int) -> Run:
+    """Losses per block of ``block`` games, the bot's role cycling through ``roles``; the
+    post-mortem (if the design has one) runs in a worker process of this run's own after
+    every game the bot did not win, as in the bot."""
     memory = Memory(game=GAME)
-    losses = []
-    for played in range(games):
-        if played % block == 0:
-            losses.append(0)
-        bot = roles[played % len(roles)]
-        moves, codes = play(memory, bot, opponent)
-        learn_path(memory, codes)  # the three rules
-        won = GAME.winner(codes[-1])
-        if won and won != bot:
-            losses[-1] += 1
-        if pool is not None and won != bot:
-            facts, seconds, rss = pool.submit(_worker_post_mortem, moves, int(bot)).result()
-            memory.add_proven(facts)
-            costs.seconds.append(seconds)
-            costs.rss_kb = max(costs.rss_kb, rss)
-    return losses, memory
+    run = Run([], 0, 0)
+    pool = ProcessPoolExecutor(max_workers=1, initializer=_start_worker)
+    try:
+        for played in range(games):
+            if played % block == 0:
+                run.losses.append(0)
+            bot = roles[played % len(roles)]
+            moves, codes = play(memory, bot, opponent, design.careful)
+            learn_path(memory, codes)  # the three rules
+            won = GAME.winner(codes[-1])
+            if won and won != bot:
+                run.losses[-1] += 1
+            if design.post_mortem and (won != bot or design.wins_too):
+                side = int(bot) if won != bot else None
+                facts, seconds, rss = pool.submit(
+                    _worker_post_mortem, moves, side, design.widen
+                ).result()
+                memory.add_proven(facts)
+                run.seconds.append(seconds)
+                run.rss_kb = max(run.rss_kb, rss)
+    finally:
+        pool.shutdown()
+    run.facts, run.nbytes = len(memory), memory.nbytes
+    return run
 
 
-def compare(title: str, make, games: int, roles, block: int, pool, costs: Costs, seed: int):
-    started = time.perf_counter()
-    plain, plain_memory = series(make(random.Random(seed)), games, roles, block, None, None)
-    certified, memory = series(make(random.Random(seed)), games, roles, block, pool, costs)
-    print(f"{title}: losses per {block} games (the same opponent's dice for both)")
-    print(f"{'games':>13} {'rules only':>11} {'post-mortem':>12}")
-    for i, (a, b) in enumerate(zip(plain, certified, strict=True)):
-        print(f"{i * block + 1:>6,}–{min((i + 1) * block, games):<6,} {a:>11} {b:>12}")
-    for name, mem in (("rules only", plain_memory), ("post-mortem", memory)):
-        per = mem.nbytes / len(mem) if len(mem) else 0
-        print(f"  {name}: {len(mem):,} facts, {mem.nbytes:,} bytes ({per:.0f} a fact)")
-    print(f"  ({time.perf_counter() - started:,.0f} s)")
-    print()
+# --- what it prints ----------------------------------------------------------------------
+def cpu(seconds: list[float]) -> str:
+    """Median, p99 and max of a list of CPU seconds, in seconds."""
+    if not seconds:
+        return "-"
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"median {statistics.median(ordered):.3f} s, p99 {p99:.2f} s, max {ordered[-1]:.2f} s"
 
 
-def main(games: int = 2000, perfect: int = 300, seed: int = 1) -> None:
+def losses_in(run: Run, block: int, first: int, last: int) -> int:
+    """The run's losses in games ``first``..``last`` (1-based, whole blocks)."""
+    return sum(run.losses[(first - 1) // block : last // block])
+
+
+def table(opponent: Opponent, games: int, seed: int, runs: dict[str, Run]) -> None:
+    block = opponent.block
+    print(f"{opponent.title}, seed {seed}: losses per {block} games")
+    print(f"{'games':>13} " + " ".join(f"{DESIGNS[name].title:>11}" for name in runs))
+    for i in range(len(next(iter(runs.values())).losses)):
+        span = f"{i * block + 1:>6,}–{min((i + 1) * block, games):<6,}"
+        print(f"{span} " + " ".join(f"{run.losses[i]:>11}" for run in runs.values()))
+    print(f"{'all':>13} " + " ".join(f"{sum(run.losses):>11,}" for run in runs.values()))
+    for name, run in runs.items():
+        per = run.nbytes / run.facts if run.facts else 0
+        print(
+            f"  {DESIGNS[name].title}: {run.facts:,} facts, {run.nbytes:,} bytes ({per:.0f} a "
+            f"fact); post-mortem CPU per game {cpu(run.seconds)} ({len(run.seconds):,} games)"
+        )
+    print(flush=True)
+
+
+GOALS = {  # opponent: (label, first game, last game, most losses), from issue 33
+    "club": (("games 1,901–2,000", 1901, 2000, 15),),
+    "weak": (("games 1,901–2,000", 1901, 2000, 9),),
+    "perfect": (("games 101–150", 101, 150, 20), ("games 451–500", 451, 500, 10)),
+}
+
+
+def goals(results: dict[tuple[str, int], dict[str, Run]], games: int, perfect: int) -> None:
+    """Each goal of issue 33, per seed and design: the figure, and whether it is met."""
+    print("The goals, per seed (✓ met, ✗ not):")
+    for (name, seed), runs in results.items():
+        opponent = OPPONENTS[name]
+        played = perfect if name == "perfect" else games
+        for label, first, last, most in GOALS[name]:
+            if last > played:
+                continue
+            cells = []
+            for design, run in runs.items():
+                lost = losses_in(run, opponent.block, first, last)
+                cells.append(f"{DESIGNS[design].title} {lost}{'✓' if lost <= most else '✗'}")
+            print(f"  {name}, seed {seed}, {label} (≤ {most}): " + ", ".join(cells))
+        if name == "club" and "today" in runs and games >= 600:
+            today = losses_in(runs["today"], opponent.block, 1, 600)
+            cells = [
+                f"{DESIGNS[design].title} {lost}{'✓' if 2 * lost <= today else '✗'}"
+                for design, run in runs.items()
+                if design != "today"
+                for lost in (losses_in(run, opponent.block, 1, 600),)
+            ]
+            half = f"  club, seed {seed}, games 1–600 (≤ half of today's {today}): "
+            print(half + ", ".join(cells))
+    print(
+        "Post-mortem CPU per game, every run of a design (goal with widening: median ≤ 0.3 s, "
+        "p99 ≤ 3 s):"
+    )
+    by_design: dict[str, list[float]] = {}
+    rss = 0
+    for runs in results.values():
+        for design, run in runs.items():
+            by_design.setdefault(design, []).extend(run.seconds)
+            rss = max(rss, run.rss_kb)
+    for design, seconds in by_design.items():
+        if DESIGNS[design].post_mortem:
+            print(f"  {DESIGNS[design].title}: {cpu(seconds)} ({len(seconds):,} games)")
+    print(f"Solver worker's peak RSS: {rss / 1024:,.0f} MB (book {solver.BOOK})")
+
+
+def main(
+    games: int = 2000,
+    perfect: int = 500,
+    seeds: tuple[int, ...] = (1, 2),
+    opponents: tuple[str, ...] = tuple(OPPONENTS),
+    designs: tuple[str, ...] = DEFAULT_DESIGNS,
+) -> None:
     if not solver.solver_available():
         raise SystemExit("this benchmark needs the solver: pip install bitbully bitbully-databases")
-    costs = Costs()
-    with ProcessPoolExecutor(max_workers=1) as pool:
-        both = (Mark.X, Mark.O)
-        compare(
-            "Club player (depth 4, 10 % random)", club_player, games, both, 100, pool, costs, seed
-        )
-        compare("Weak player (wins, blocks 70 %)", weak_player, games, both, 100, pool, costs, seed)
-        for role in both:
-            title = f"Perfect player, the bot as {role.name}"
-            compare(title, perfect_player, perfect, (role,), 50, pool, costs, seed)
-    seconds = sorted(costs.seconds)
-    if seconds:
-        p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))]
-        print(
-            f"Post-mortem CPU per game ({len(seconds):,} games, worker process): median "
-            f"{statistics.median(seconds) * 1000:,.0f} ms, p99 {p99 * 1000:,.0f} ms, "
-            f"max {seconds[-1] * 1000:,.0f} ms"
-        )
-    print(f"Solver worker's peak RSS: {costs.rss_kb / 1024:,.0f} MB (book {solver.BOOK})")
+    print(
+        "Designs: today = one move ahead (take a four, block yours) + the post-mortem of "
+        "every column; +never a 4 = never drops a stone under the opponent's four; "
+        "+widening = the post-mortem also values each other reply of the opponent; both.",
+        flush=True,
+    )
+    searched: dict[str, dict] = {name: {} for name in OPPONENTS}  # shared: same moves
+    results: dict[tuple[str, int], dict[str, Run]] = {}
+    for seed in seeds:
+        for name in opponents:
+            opponent = OPPONENTS[name]
+            played = perfect if name == "perfect" else games
+            started = time.perf_counter()
+            runs = results[name, seed] = {}
+            for design in designs:
+                player = opponent.make(random.Random(seed), searched[name])
+                run = runs[design] = series(
+                    DESIGNS[design], player, played, opponent.roles, opponent.block
+                )
+                print(
+                    f"  ({name}, seed {seed}, {DESIGNS[design].title}: {sum(run.losses):,} "
+                    f"losses, {time.perf_counter() - started:,.0f} s)",
+                    flush=True,
+                )
+            table(opponent, played, seed, runs)
+            print(f"  ({time.perf_counter() - started:,.0f} s)", flush=True)
+    goals(results, games, perfect)

@@ -199,20 +199,54 @@ def main(argv: list[str] | None = None) -> None:
         default="all",
         help="which game's table (default: all but the classic connect4-7x6)",
     )
-    parser.add_argument("--seeds", type=int, default=11, help="random-opponent runs per row")
+    parser.add_argument(
+        "--seeds",
+        type=int,
+        default=None,
+        help="random-opponent runs per row (default 11); connect4-7x6: seeds to run (default 2)",
+    )
+    parser.add_argument(
+        "--first-seed", type=int, default=1, help="connect4-7x6: the first seed (default 1)"
+    )
     parser.add_argument("--cap", type=int, default=50_000, help="games before giving up")
     parser.add_argument(
         "--games", type=int, default=2000, help="connect4-7x6: games against each player"
     )
     parser.add_argument(
-        "--perfect", type=int, default=300, help="connect4-7x6: games as X and as O vs perfect"
+        "--perfect", type=int, default=500, help="connect4-7x6: games as X against perfect"
+    )
+    parser.add_argument(
+        "--opponents",
+        default="club,weak,perfect",
+        help="connect4-7x6: which opponents, comma-separated (club, weak, perfect)",
+    )
+    parser.add_argument(
+        "--designs",
+        default="today,careful,widen,both",
+        help="connect4-7x6: which designs, comma-separated (today, careful, widen, both; also "
+        "rules, and the experiment wins)",
     )
     args = parser.parse_args(argv)
     if args.game == "connect4-7x6":
         from . import classic
 
-        classic.main(games=args.games, perfect=args.perfect)
+        opponents = tuple(name for name in args.opponents.split(",") if name)
+        designs = tuple(name for name in args.designs.split(",") if name)
+        unknown = [n for n in opponents if n not in classic.OPPONENTS] + [
+            n for n in designs if n not in classic.DESIGNS
+        ]
+        if unknown or not opponents or not designs:
+            parser.error(f"unknown or no opponents or designs: {', '.join(unknown) or 'none'}")
+        seeds = args.seeds or 2
+        classic.main(
+            games=args.games,
+            perfect=args.perfect,
+            seeds=tuple(range(args.first_seed, args.first_seed + seeds)),
+            opponents=opponents,
+            designs=designs,
+        )
         return
+    args.seeds = args.seeds or 11
     names = (
         [n for n in engine.GAMES if not get_game(n).classic] if args.game == "all" else [args.game]
     )

@@ -40,18 +40,23 @@ from .transport import (
 )
 
 
-def learn(memory: Memory, moves: Iterable[int], *, bot: Mark | int | None = None) -> int:
+def learn(
+    memory: Memory, moves: Iterable[int], *, bot: Mark | int | None = None, widen: bool = True
+) -> int:
     """Learn from one finished game; return the number of new facts.
 
     On the classic board (7×6), with the solver installed, the game's post-mortem runs
     here too, synchronously: for every position of the game (both sides', as for a game
     between members), or with ``bot`` (its mark) only where the bot was to move and only
-    if it did not win. Elsewhere ``bot`` changes nothing: the rules see the whole game.
+    if it did not win; widened (the default, ``widen=False`` for comparison) to every
+    position one other reply of the opponent would have made (see
+    :func:`engine.postmortem.post_mortem`). Elsewhere ``bot`` and ``widen`` change
+    nothing: the rules see the whole game.
     """
     moves = list(moves)
     new = len(memory.learn(moves))
     if memory.game.classic and solver_available():
-        new += memory.add_proven(post_mortem(memory.game, moves, bot))
+        new += memory.add_proven(post_mortem(memory.game, moves, bot, widen=widen))
     return new
 
 

@@ -9,9 +9,15 @@
 Deterministic, so people can watch the bot change its mind after a loss.
 
 The classic board (Connect Four 7×6, ``game.classic``) adds one move of lookahead and its
-facts' distances (:func:`choose_classic`): it takes a four when it can, blocks the
-opponent's, and otherwise plays the fastest known win; never a known loss unless all are,
-and then the slowest; else the first column from the centre out not known to lose.
+facts' distances (:func:`choose_classic`), in this order:
+
+1. a four, if it has one; 2. else block the opponent's; 3. else its fastest known win;
+4. else, among the columns not known to lose, the first from the centre out after which
+   the opponent cannot make four at once (on top of its stone); 5. else the first of
+   them, unless a known loss lasts longer than the one ply they give the opponent;
+6. else, every column a known loss, the slowest loss.
+
+Steps 4–5 are the rules of the game, not learning: it still never searches deeper.
 """
 
 from __future__ import annotations
@@ -38,20 +44,28 @@ def choose_child(game: Game, known: Callable[[int], int], code: int) -> Move:
 
 
 def choose_classic(
-    game: Game, known: Callable[[int], int | None], plies: Callable[[int], int | None], code: int
+    game: Game,
+    known: Callable[[int], int | None],
+    plies: Callable[[int], int | None],
+    code: int,
+    *,
+    careful: bool = True,
 ) -> Move:
     """The classic board's move in an unfinished position (see the module's docstring);
     ``plies`` gives a known fact's plies to the end, ``None`` if only its outcome is known
     (a fact of the rules: such a win comes after every win of known plies, such a loss
-    before every loss of known plies)."""
+    before every loss of known plies). ``careful=False`` skips step 4, as the bot played
+    before it (for the benchmark's comparison)."""
     moves = game.moves(code)
-    mover = game.turn(code)
-    forced = game.fours(code, mover) or game.fours(code, 3 - mover)  # take, else block
-    if forced:
+    take, block, gifts = game.lookahead(code)
+    if not careful:
+        gifts = 0
+    forced = block if take is None else take  # take a four, else block one
+    if forced is not None:
         for move in moves:
-            if move[0] == forced[0]:
+            if move[0] == forced:
                 return move
-    fastest = first_safe = slowest = None
+    fastest = first_safe = first_sound = slowest = None
     fastest_plies, slowest_plies = 99, -2
     for move in moves:  # from the centre out
         value = known(move[2])
@@ -65,9 +79,16 @@ def choose_classic(
             distance = -1 if distance is None else distance
             if distance > slowest_plies:
                 slowest, slowest_plies = move, distance
-        elif first_safe is None:
-            first_safe = move
-    return fastest or first_safe or slowest
+        elif first_sound is None:
+            if not gifts >> move[0] & 1:  # no four for the opponent on top of it
+                first_sound = move
+            elif first_safe is None:
+                first_safe = move
+    if fastest or first_sound:
+        return fastest or first_sound
+    # every column not known to lose lets the opponent make four: a loss in one ply by the
+    # rules, so a known loss that lasts longer is played rather than it
+    return first_safe if first_safe is not None and slowest_plies <= 1 else slowest
 
 
 def chooser(memory: Memory) -> Callable[[int], Move]:

@@ -2,10 +2,12 @@
 
 After a finished game, the exact solver (:mod:`engine.solver`) values every position of
 the game where the side under study was to move, for *every* legal column there, not only
-the one played. Each value is a proven fact about the position after that column: a win
-or a loss for the player who dropped it, with the plies from there to the end under
-perfect play. Draws are not stored. So one loss teaches the whole of each position the
-bot faced: where it went wrong, and which column would have held.
+the one played; and, widened (the default), every position one other reply of the
+opponent would have made, for every column there too. Each value is a proven fact about
+the position after that column: a win or a loss for the player who dropped it, with the
+plies from there to the end under perfect play. Draws are not stored. So one loss
+teaches the whole of each position the bot faced: where it went wrong, and which column
+would have held; and its answer to every single deviation of the opponent from that game.
 
 Everything here is a plain function over ints, strings and tuples: the solver holds the
 GIL, so the bot runs :func:`post_mortem` in a worker process and applies its list with
@@ -30,37 +32,58 @@ def _classic(game: str | Game) -> Game:
     return game
 
 
-def _studied(game: Game, moves: list[int], bot: Mark | int | None) -> list[int]:
-    """The positions of a finished game to value: where ``bot`` was to move (or every
-    position, for a game between members), none if the bot won."""
+def _studied(game: Game, moves: list[int], bot: Mark | int | None, widen: bool) -> list[int]:
+    """The positions of a finished game to value, each for every column of its mover:
+    where ``bot`` was to move (every position, for a game between members), none if the
+    bot won; and with ``widen``, every position one other reply of the opponent makes
+    where the bot (or, between members, either side) would then be to move. Once each,
+    the played path first."""
     codes = game.replay(moves)
     if not codes or game.moves(codes[-1]) is not None:
         raise ValueError("only a finished game can be looked back at")
     befores = [game.empty, *codes[:-1]]
     if bot is None:
-        return befores
-    bot = Mark(bot)
-    if game.winner(codes[-1]) == bot:
-        return []
-    return [code for ply, code in enumerate(befores) if ply % 2 == (0 if bot is Mark.X else 1)]
+        studied, replying = list(befores), befores
+    else:
+        bot = Mark(bot)
+        if game.winner(codes[-1]) == bot:
+            return []
+        mine = 0 if bot is Mark.X else 1
+        studied = [code for ply, code in enumerate(befores) if ply % 2 == mine]
+        replying = [code for ply, code in enumerate(befores) if ply % 2 != mine]
+    if not widen:
+        return studied
+    seen = {game.key(code) for code in studied}
+    for code in replying:  # the opponent to move: each reply it could have played
+        for _move, child, key in game.moves(code):
+            if key not in seen and game.moves(child) is not None:
+                seen.add(key)
+                studied.append(child)
+    return studied
 
 
 def post_mortem(
-    game: str | Game, moves: list[int], bot: Mark | int | None = None
+    game: str | Game,
+    moves: list[int],
+    bot: Mark | int | None = None,
+    *,
+    widen: bool = True,
 ) -> list[ProvenFact]:
     """The proven facts of a finished game's post-mortem, as ``(key, outcome, plies)``:
     ``key`` the canonical 49-bit code of the position after a column, ``outcome``
     ``"win"`` or ``"loss"`` for the player who dropped it, ``plies`` from there to the end
     under perfect play (0 for a column that makes four). With ``bot`` (its mark, 1 or 2),
     only the positions where the bot was to move, and nothing if it won; without, every
-    position (a game between members). In key order; picklable.
+    position (a game between members). ``widen`` (the default) adds, wherever the
+    opponent was to move, every column of the position each of its other replies makes:
+    the bot's answers to every single deviation from the game. In key order; picklable.
 
     Raises ``ValueError`` for an unfinished or illegal game or another board, and
     :class:`engine.solver.SolverUnavailable` without the solver.
     """
     game = _classic(game)
     facts: dict[int, tuple[str, int]] = {}
-    for before in _studied(game, list(moves), bot):
+    for before in _studied(game, list(moves), bot, widen):
         keys = {move: key for move, _child, key in game.moves(before)}
         for column, score in solver.score_all(before).items():
             if score is not None:

@@ -36,6 +36,8 @@ WIN, LOSS = "win", "loss"
 Score = tuple[str, int] | None
 
 _agent = []  # the loaded solver, once per process
+KEPT = 1 << 16  # positions whose scores a process keeps (about 16 MB)
+_kept: dict[int, tuple[int | None, ...]] = {}  # by key: each column's score, None if full
 _available: list[bool] = []
 
 
@@ -86,11 +88,24 @@ def _board(code: int):
 
 
 def raw_scores(code: int) -> dict[int, int]:
-    """bitbully's scores of every legal column of an unfinished position (for checks)."""
+    """bitbully's scores of every legal column of an unfinished position, kept for the
+    last :data:`KEPT` positions up to the mirror: a game's post-mortem values the same
+    opening positions as the games before it, and a position of 12 stones costs up to
+    half a second (its columns' searches start just past the opening book)."""
     game = get_game(GAME)
     if game.moves(code) is None:
         raise ValueError("the game is over; there is nothing to score")
-    return load().score_all_moves(_board(code))
+    key = game.key(code)
+    kept = _kept.get(key)
+    if kept is None:
+        scores = load().score_all_moves(_board(key))
+        kept = tuple(scores.get(column) for column in range(7))
+        if len(_kept) >= KEPT:
+            del _kept[next(iter(_kept))]  # the oldest
+        _kept[key] = kept
+    if key != code:
+        kept = kept[::-1]  # the mirror's columns
+    return {column: score for column, score in enumerate(kept) if score is not None}
 
 
 def score_all(code: int) -> dict[int, Score]:

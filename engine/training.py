@@ -13,8 +13,9 @@ Opponents:
 Every game of the engine trains the same way (:mod:`engine.games`). On the classic board
 (7×6) the bot plays its lookahead policy, the teacher is the perfect player (at random
 among the solver's best columns: no search of the bot's tree is possible there), and
-after each game the bot did not win the certified post-mortem of its positions runs too
-(:mod:`engine.postmortem`), when the solver is installed.
+after each game the bot did not win the certified post-mortem runs too, widened to the
+opponent's other replies as in the bot (:mod:`engine.postmortem`), when the solver is
+installed.
 """
 
 from __future__ import annotations

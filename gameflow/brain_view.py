@@ -2,7 +2,8 @@
 it: each legal move a proven win, a proven loss or unknown for the player to move, the
 move the bot would play there, and why. On the classic board (Connect Four 7×6) each
 known move also carries its plies to the end, and the policy looks one move ahead, so a
-four to take or to block comes first (see :func:`engine.policy.choose_classic`)."""
+four to take or to block comes first, and a column that lets the opponent make four on top
+of it comes last among those not known to lose (see :func:`engine.policy.choose_classic`)."""
 
 from __future__ import annotations
 
@@ -55,7 +56,13 @@ CLASSIC_WHY = {
     "take": N_("it makes four in a row"),
     "block": N_("it blocks a four"),
     WIN: N_("the fastest proven win"),
-    None: N_("the first column from the centre out not known to lose"),
+    None: N_(
+        "the first column from the centre out not known to lose and with no four for you on "
+        "top of it"
+    ),
+    "under": N_(
+        "every column not known to lose lets you make four on top of it, so the first of them"
+    ),
     LOSS: N_("every column there is known to lose, so the slowest loss"),
 }
 
@@ -72,13 +79,14 @@ def classic_view(memory: Memory, board: Board) -> ClassicView:
     """What ``memory`` knows after ``board``'s moves (a position not over yet)."""
     known = engine.outlook_plies(memory, board)
     choice = engine.choose_move(memory, board)
-    rules, code = memory.game, board.code
-    mover = rules.turn(code)
+    take, block, under = memory.game.lookahead(board.code)
     outlook = {column: None if fact is None else fact[0] for column, fact in known.items()}
-    if choice in rules.fours(code, mover):
+    if choice == take:
         why = CLASSIC_WHY["take"]
-    elif choice in rules.fours(code, 3 - mover):
+    elif take is None and choice == block:
         why = CLASSIC_WHY["block"]
+    elif outlook[choice] is None and under >> choice & 1:
+        why = CLASSIC_WHY["under"]
     else:
         why = CLASSIC_WHY[outlook[choice]]
     plies = {column: fact[1] for column, fact in known.items() if fact is not None}

@@ -22,8 +22,9 @@ from engine import solver
 from . import worker
 
 NICENESS = 5  # background work, but a person waits for its lesson on the board
-# a game's post-mortem takes under a second (p99 0.4 s; a new worker loads its book in
-# about 1 s): past this, the solver is taken to be stuck, and its worker is replaced
+# a game's post-mortem, widened to the opponent's other replies, takes a few seconds at
+# most (p99 1.2 s, at most 2.5 s in bench.learning; a new worker loads its book in about
+# 1 s): past this, the solver is taken to be stuck, and its worker is replaced
 REVIEW_SECONDS = 60.0
 SOLVER_SWITCH = "TTT_SOLVER"  # "off": as if bitbully were not installed
 

@@ -19,10 +19,12 @@ HOW_I_LEARN = N_(
     "here can beat me."
 )
 POST_MORTEM = N_(
-    "On Connect Four's classic 7×6 board I also look back after every game I don't win: an "
-    "exact solver checks every column of every position where I was to move, and I keep "
-    "what it proves. So one loss teaches me where I went wrong, and which column would "
-    "have held."
+    "On Connect Four's classic 7×6 board I look one move ahead: I take a four, block yours, "
+    "and never drop a stone under yours. After every game I don't win I also look back: an "
+    "exact solver checks every column of every position where I was to move, and of every "
+    "position each of your other replies would have made, and I keep what it proves. So "
+    "one loss teaches me where I went wrong, which column would have held, and my answer "
+    "to each of your other replies."
 )
 # every game's commands, named once (each is under /ttt and /connect4 alike), then /ttt's own
 GAME_COMMANDS = N_("Under `/ttt` (tic-tac-toe) and `/connect4` (Connect Four) alike:")

@@ -49,6 +49,8 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
             if verdict.played == "draw"
             else lang.t("I won't play it there again.")
         )
+    # the widened post-mortem (engine.post_mortem) valued each other reply of theirs too
+    said.append(lang.t("I also worked out my answer to each of your other replies there."))
     return sentences(said, lang)
 
 

@@ -63,6 +63,40 @@ async def test_the_default_board_is_7x6_won_with_its_last_stone_and_four_marked(
     assert_proven(await memory_of(simcord_bot, w.guild.id))
 
 
+async def test_it_never_drops_a_stone_under_your_four_and_its_brain_says_why(world):
+    """The bot opens in the centre and stacks it; alice (people's columns 4 4 2 2 1) builds
+    a four that column 3 would hand her: the day-one default (3, the first free from the
+    centre out) drops its stone right under it, the bot now plays 5 instead."""
+    w = world
+    await w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot")
+    for column in (4, 4, 2, 2, 1):
+        await drop(w, w.alice, column)
+    board = w.channel.last_message
+    assert "I dropped in column 5" in board.embeds[0].description
+    rules = get_game(CLASSIC)
+    before = Board.from_moves((3, 3, 3, 3, 3, 1, 3, 1, 2, 0), game=CLASSIC).code
+    assert rules.fours(rules.play(before, 2), Mark.O) == [2]  # column 3 would hand her four
+    brain = await w.alice.slash(w.channel, "connect4 brain", moves="4 4 4 4 4 2 4 2 3 1")
+    text = brain.response.embeds[0].description
+    assert (
+        "I would play **column 5** here: the first column from the centre out not known to "
+        "lose and with no four for you on top of it." in text
+    )
+    # late in a game, every free column (2, 3 and 7) lets the player to move make four on
+    # top of it: then the first of them from the centre out, and the brain says so
+    late = (3, 0, 5, 2, 5, 2, 3, 6, 3, 0, 5, 3, 1, 6, 4, 5, 2, 5, 3, 3, 0, 2, 4, 5, 0, 4)
+    late += (4, 0, 4, 0, 4)
+    code = Board.from_moves(late, game=CLASSIC).code
+    assert rules.lookahead(code) == (None, None, 1 << 1 | 1 << 2 | 1 << 6)
+    brain = await w.alice.slash(
+        w.channel, "connect4 brain", moves=" ".join(str(m + 1) for m in late)
+    )
+    assert (
+        "I would play **column 3** here: every column not known to lose lets you make four "
+        "on top of it, so the first of them." in brain.response.embeds[0].description
+    )
+
+
 async def test_a_full_column_is_off_and_autocomplete_offers_the_free_ones_1_to_7(world):
     w = world
     await w.alice.slash(w.channel, "connect4 play")
@@ -181,9 +215,14 @@ async def test_the_brain_on_7x6_gives_each_column_its_proof_and_distance(world, 
     assert "Columns: 1 on the left, 7 on the right." in result.response.embeds[0].footer.text
     fresh = await w.alice.slash(w.channel, "connect4 brain", moves="")
     assert fresh.ephemeral
+    # alice opened in 4: the widened post-mortem also worked out the bot's answer to her
+    # opening in 1 instead (every column there proven, the centre the fastest win)
     opening = await w.alice.slash(w.channel, "connect4 brain", moves="1")
-    assert "not known to lose" in opening.response.embeds[0].description  # centre out
-    assert "**column 4**" in opening.response.embeds[0].description
+    assert "**column 4** here: the fastest proven win" in opening.response.embeds[0].description
+    assert "⬜ unknown" not in opening.response.embeds[0].description
+    unseen = await w.alice.slash(w.channel, "connect4 brain", moves="1 1")  # two off the game
+    assert "not known to lose" in unseen.response.embeds[0].description  # centre out
+    assert "**column 4**" in unseen.response.embeds[0].description
     bad = await w.alice.slash(w.channel, "connect4 brain", moves="8")
     assert bad.ephemeral and "Give columns 1 to 7" in bad.response.content
     assert len(memory) == before  # looking changes nothing

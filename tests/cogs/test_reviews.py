@@ -1,9 +1,17 @@
 """The classic board's post-mortem through Discord (SimCord): the final board says it is
-looking back while the solver runs in its worker, then is edited once with the lesson."""
+looking back while the solver runs in its worker, then is edited once with the lesson; and
+after a loss the bot knows its answer to the member's other replies too."""
 
+import engine
+from engine import Memory, get_game, solver
 from gameflow.postmortem import WorkerGone
 from tests.cogs.conftest import message_by_id
+from tests.engine.test_classic import assert_proven
 from tests.gameflow.test_reviews import best_column
+
+CLASSIC = "connect4-7x6"
+RULES = get_game(CLASSIC)
+ALSO = "I also worked out my answer to each of your other replies there."
 
 
 def review_field(message):
@@ -39,7 +47,7 @@ async def test_a_lost_7x6_game_says_looking_back_then_the_lesson_in_one_edit(
     assert edits == ["🔍 looking back at this game…"]
     lesson = review_field(final)  # in a line, its move counted as the game counts them
     assert lesson.startswith("At move ") and " and lost: column " in lesson
-    assert lesson.endswith("I won't play it there again.") and "From there" not in lesson
+    assert lesson.endswith(f"I won't play it there again. {ALSO}") and "From there" not in lesson
     game = await simcord_bot.service.store.game(game_id)
     assert game.review == "done" and game.message_id == final.id
 
@@ -116,3 +124,57 @@ async def test_a_review_cut_short_by_a_restart_runs_again_and_edits_its_board(
     lesson = review_field(message_by_id(w.channel, board.id))
     assert lesson.startswith("At move ")
     assert await restarted.service.store.pending_reviews() == []
+
+
+def brain_lines(result) -> list[str]:
+    """The brain's line for each column, 1 to 7."""
+    legend = result.response.embeds[0].description.split("\n\n")[1]  # under the board
+    return [line for line in legend.splitlines() if line[:1].isdigit()]
+
+
+async def test_after_a_loss_the_bot_knows_its_answer_to_a_reply_the_member_did_not_play(
+    world, simcord_bot
+):
+    w = world
+    await w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot")
+    moves = []
+    while (running := simcord_bot.service.running_game(w.channel.id)) is not None:
+        column = best_column(running.moves)
+        await w.alice.slash(w.channel, "connect4 move", column=column)
+        moves = [*running.moves, column - 1]
+    await w.env.settle()
+    assert review_field(w.channel.last_message).endswith(ALSO)
+    # a reply alice did not play: the position it makes, where the game's own post-mortem
+    # (unwidened) knows nothing of some column the solver decides
+    narrow = Memory(game=CLASSIC)
+    engine.learn(narrow, moves, bot=1, widen=False)
+    codes = [RULES.empty, *RULES.replay(moves)[:-1]]
+    deviation = None
+    for ply in range(1, len(moves), 2):  # alice to move
+        for column, child, _key in RULES.moves(codes[ply]):
+            if column == moves[ply] or RULES.moves(child) is None:
+                continue
+            scores = solver.score_all(child)
+            known = engine.outlook_plies(narrow, RULES.spell(child))
+            if any(score and known[c] is None for c, score in scores.items()):
+                deviation = ([*moves[:ply], column], scores)
+                break
+        if deviation:
+            break
+    assert deviation is not None
+    deviated, scores = deviation
+    brain = await w.alice.slash(
+        w.channel, "connect4 brain", moves=" ".join(str(m + 1) for m in deviated)
+    )
+    lines = brain_lines(brain)
+    assert len(lines) == 7
+    for column, line in enumerate(lines):
+        score = scores.get(column)
+        if score is None:  # a draw, or a full column: nothing is kept
+            assert not line.endswith("more move") and not line.endswith("more moves")
+            continue
+        word = "wins" if score[0] == "win" else "loses"
+        assert line.endswith(f"{word} in {score[1]} more move" + ("s" if score[1] != 1 else ""))
+    # and every fact it keeps is proven (by the independent solver too where it reaches)
+    stored = await simcord_bot.service.store.load_facts(w.guild.id, CLASSIC)
+    assert_proven(Memory.stored(stored, game=CLASSIC))

@@ -104,7 +104,11 @@ async def test_a_moderator_ends_a_stuck_game_and_the_board_and_channel_say_who(w
     redrawn = message_by_id(w.channel, board.id)
     assert f"Ended by <@{w.admin.id}>" in redrawn.embeds[0].description
     assert board_of(redrawn) == board_of(board)  # the position it showed
-    boards = [m for m in w.channel.history() if m.embeds and "you vs me" in m.embeds[0].title]
+    # a finished board names its player for whoever comes by: "❌ @alice vs me ⭕"
+    sides = f"<@{w.alice.id}> vs me"
+    boards = [
+        m for m in w.channel.history() if m.embeds and sides in (m.embeds[0].description or "")
+    ]
     assert len(boards) == 2  # the first game's final board, and this one's
     gone = await w.alice.slash(w.channel, "ttt move", cell=1)
     assert gone.ephemeral and "No game is running" in gone.response.content

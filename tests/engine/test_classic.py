@@ -13,6 +13,7 @@ import pytest
 import engine
 from bench.classic import weak_player  # wins, blocks 70 % of threats, else random
 from engine import LOSS, WIN, Mark, Memory, get_game, solver
+from engine.policy import choose_classic
 from engine.tables import DistanceTable
 from tests.engine.connect4_7x6_oracle import column_values, value_of
 
@@ -200,6 +201,55 @@ def test_it_takes_a_four_then_blocks_one_then_plays_from_the_centre_out():
     assert engine.choose_move(memory, GAME.spell(both)) == 3
 
 
+def test_it_never_drops_a_stone_under_your_four_where_it_used_to():
+    # O to move; X has three in a row on the second row (columns 1-3 as people count), so
+    # a stone of O in the empty centre column lets X make four on top of it
+    moves = [1, 2, 2, 0, 0, 2, 1]
+    code = GAME.replay(moves)[-1]
+    memory = Memory(game=GAME)
+    known, plies = memory.known, memory.plies
+    before = choose_classic(GAME, known, plies, code, careful=False)
+    assert before[0] == 3 and GAME.fours(before[1], Mark.X) == [3]  # today: X wins at once
+    now = engine.choose_move(memory, GAME.spell(code))
+    assert now == 2 and GAME.fours(GAME.play(code, now), Mark.X) == []
+    assert GAME.lookahead(code) == (None, None, 1 << 3)
+    # if every other column is a known loss, the one under your four (a loss in one ply by
+    # the rules) is played only when no known loss lasts longer
+    keys = {move: key for move, _child, key in GAME.moves(code)}
+    quick = Memory(game=GAME)
+    quick.add_proven([(keys[m], "loss", 1) for m in range(7) if m != 3])
+    assert engine.choose_move(quick, GAME.spell(code)) == 3
+    quick.add(GAME.spell(GAME.play(code, 3)), LOSS)  # a fact of the rules, without plies
+    assert engine.choose_move(quick, GAME.spell(code)) == 2  # now all known to lose
+    slow = Memory(game=GAME)
+    slow.add_proven([(keys[m], "loss", 1 + 2 * (m == 5)) for m in range(7) if m != 3])
+    assert engine.choose_move(slow, GAME.spell(code)) == 5
+
+
+def test_it_takes_its_four_and_blocks_yours_before_looking_under_a_stone():
+    rng = random.Random(11)
+    memory = Memory(game=GAME)
+    checked = 0
+    for _ in range(600):
+        code = random_position(rng, rng.randrange(6, 30))
+        mover = GAME.turn(code)
+        take, block = GAME.fours(code, mover), GAME.fours(code, 3 - mover)
+        move = engine.choose_move(memory, GAME.spell(code))
+        if take:
+            assert move == take[0]
+        elif block:
+            assert move == block[0]
+        else:  # the first column from the centre out with no four for you on top of it
+            sound = [
+                column
+                for column, child, _key in GAME.moves(code)
+                if column not in GAME.fours(child, 3 - mover)
+            ]
+            assert move == (sound or [GAME.moves(code)[0][0]])[0]
+            checked += 1
+    assert checked > 150
+
+
 def test_it_plays_the_fastest_known_win_and_else_never_a_known_loss_unless_all_are():
     memory = Memory(game=GAME)
     code = GAME.replay([0])[-1]  # not symmetric: each column's key is its own
@@ -240,21 +290,69 @@ def lost_games(count: int, seed: int) -> list[tuple[list[int], Mark]]:
     return found
 
 
+def decisive_keys(code: int) -> set[int]:
+    """The keys after every column of ``code`` that the solver finds a win or a loss."""
+    scores = solver.score_all(code)
+    return {key for move, _child, key in GAME.moves(code) if scores[move] is not None}
+
+
 def test_the_post_mortem_stores_every_column_of_every_position_the_bot_faced():
     (moves, bot), *_ = lost_games(1, seed=2)
-    facts = engine.post_mortem("connect4-7x6", moves, bot=bot)
+    facts = engine.post_mortem("connect4-7x6", moves, bot=bot, widen=False)
     codes = [GAME.empty, *GAME.replay(moves)[:-1]]
-    expected = set()
+    faced = set()
     for ply in range(0 if bot is Mark.X else 1, len(moves), 2):
-        for move, _child, key in GAME.moves(codes[ply]):
-            if solver.score_all(codes[ply])[move] is not None:
-                expected.add(key)
-    assert {key for key, _o, _p in facts} == expected and len(facts) >= len(moves) // 2
+        faced |= decisive_keys(codes[ply])
+    assert {key for key, _o, _p in facts} == faced and len(facts) >= len(moves) // 2
+    # widened: also every column of the bot wherever another reply of the opponent led
+    widened = set(faced)
+    for ply in range(1 if bot is Mark.X else 0, len(moves), 2):
+        for move, child, _key in GAME.moves(codes[ply]):
+            if move != moves[ply] and GAME.moves(child) is not None:
+                widened |= decisive_keys(child)
+    facts = engine.post_mortem("connect4-7x6", moves, bot=bot)
+    assert {key for key, _o, _p in facts} == widened and len(widened) > 3 * len(faced)
     memory = Memory(game=GAME)
     assert engine.apply_post_mortem(memory, facts) == len(facts)
     assert_proven(memory)
     # a game the bot won teaches nothing by the post-mortem
     assert engine.post_mortem("connect4-7x6", moves, bot=bot.other) == []
+
+
+def test_after_a_loss_it_knows_its_answer_to_replies_the_opponent_did_not_play():
+    (moves, bot), *_ = lost_games(1, seed=10)
+    widened, narrow = Memory(game=GAME), Memory(game=GAME)
+    engine.learn(widened, moves, bot=bot)
+    engine.learn(narrow, moves, bot=bot, widen=False)
+    codes = [GAME.empty, *GAME.replay(moves)[:-1]]
+    deviations = news = 0
+    for ply in range(1 if bot is Mark.X else 0, len(moves), 2):  # the opponent to move
+        for move, child, _key in GAME.moves(codes[ply]):
+            if move == moves[ply] or GAME.moves(child) is None:
+                continue
+            scores = solver.score_all(child)  # the bot to move, one move off the game
+            if all(score is None for score in scores.values()):
+                continue  # every column draws: nothing to keep
+            deviations += 1
+            known = engine.outlook_plies(widened, GAME.spell(child))
+            for column, score in scores.items():
+                if score is None:
+                    assert known[column] is None
+                else:
+                    assert known[column] == (WIN if score[0] == "win" else LOSS, score[1])
+            # the post-mortem of the game alone knew less there (it can know some: Connect
+            # Four's positions transpose)
+            unknown = engine.outlook_plies(narrow, GAME.spell(child))
+            news += any(unknown[c] is None for c, score in scores.items() if score is not None)
+            # and it plays what it knows there: the fastest win, else never a known loss
+            choice = scores[engine.choose_move(widened, GAME.spell(child))]
+            wins = [s[1] for s in scores.values() if s is not None and s[0] == "win"]
+            if wins:
+                assert choice == ("win", min(wins)) or GAME.lookahead(child)[0] is not None
+            elif any(s is None for s in scores.values()):
+                assert choice is None or GAME.lookahead(child)[1] is not None
+    assert news >= 3 and deviations >= news
+    assert_proven(widened)
 
 
 def test_learning_from_lost_games_stores_only_proven_facts_with_their_plies():
@@ -267,11 +365,27 @@ def test_learning_from_lost_games_stores_only_proven_facts_with_their_plies():
 
 def test_learn_without_a_side_looks_at_both_sides_and_with_one_only_at_the_bots():
     (moves, bot), *_ = lost_games(1, seed=6)
-    both, one = Memory(game=GAME), Memory(game=GAME)
     rules = len(Memory(game=GAME).learn(moves))
-    assert engine.learn(both, moves) > engine.learn(one, moves, bot=bot) > rules
-    winner = Memory(game=GAME)
-    assert engine.learn(winner, moves, bot=bot.other) == rules  # it won: rules only
+    for widen in (False, True):
+        both, one = Memory(game=GAME), Memory(game=GAME)
+        assert (
+            engine.learn(both, moves, widen=widen)
+            > engine.learn(one, moves, bot=bot, widen=widen)
+            > rules
+        )
+        winner = Memory(game=GAME)
+        assert engine.learn(winner, moves, bot=bot.other, widen=widen) == rules  # it won
+    # between members, widened for both sides: every column after every reply of either
+    codes = [GAME.empty, *GAME.replay(moves)[:-1]]
+    expected = set()
+    for code in codes:
+        expected |= decisive_keys(code)
+        for _move, child, _key in GAME.moves(code):
+            if GAME.moves(child) is not None:
+                expected |= decisive_keys(child)
+    facts = engine.post_mortem("connect4-7x6", moves)
+    assert {key for key, _o, _p in facts} == expected
+    assert {stones(GAME.key_code(key)) % 2 for key, _o, _p in facts} == {0, 1}
 
 
 def test_the_lesson_names_the_losing_move_the_column_that_held_and_the_distance():
