@@ -96,6 +96,8 @@ def lesson_text(verdict: engine.Verdict | None, new: int) -> str:
     learned = f" ({plural(new, 'new lesson')}.)"
     if verdict is None:
         return f"I looked back: no other column of mine would have done better.{learned}"
+    # as on the board: the widened post-mortem valued each reply the player did not play
+    learned = f" I also worked out my answer to each of your other replies there.{learned}"
     if verdict.played == "draw":
         return f"I looked back. {verdict_text(verdict)} I won't miss it there again.{learned}"
     return (
