@@ -4,40 +4,35 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
-from gameflow import GameError, GameService, ImportPlan, TrainingRun
+from gameflow import GameError, GameService, ImportPlan
 from gameflow.brain import IMPORT_LIMITS, check_file_size
 from gameflow.game import TITLES
-from i18n import N_, Language, Nn_
+from i18n import N_, Nn_
 
+from .admin_training import CancelTrainingButton, Trainings
 from .boards import look_of
 from .faces import FACES, GAME_NAMES
 from .questions import AnswerButton, Questions
 from .render import (
     brain_change_text,
-    interrupted_training_embed,
     memory_file_name,
     settings_embed,
-    training_embed,
 )
 from .replies import (
     CheckingShown,
     answer,
     in_time,
     private,
-    public,
     refuse,
-    server_language,
     update,
 )
 from .server_tools import ChannelId, manager
 from .table import Table
-from .ticks import Ticks
 
 log = logging.getLogger(__name__)
 
@@ -76,44 +71,6 @@ DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
 OTHER_GAMES = ", ".join(_OTHERS)
 
 
-class CancelTrainingButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-train:cancel:(?P<run>[0-9]+)"
-):
-    """Stops a training; any admin may press it, also after a restart (it then says the
-    run is no longer going)."""
-
-    def __init__(self, run_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=f"ttt-train:cancel:{run_id}",
-                label="Cancel training",  # said in the channel's language by cancel_view
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-        self.run_id = run_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> CancelTrainingButton:
-        return cls(int(match["run"]))
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await manager(interaction)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        admin: Admin = interaction.client.get_cog("Admin")
-        await admin.cancel_training(interaction, self.run_id)
-
-
-def cancel_view(run_id: int, lang: Language) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    button = CancelTrainingButton(run_id)
-    button.item.label = lang.t("Cancel training")
-    view.add_item(button)
-    return view
-
-
 @app_commands.guild_only()
 @app_commands.allowed_installs(guilds=True, users=False)  # a server's own tools only
 @app_commands.default_permissions(manage_guild=True)
@@ -126,21 +83,16 @@ class Admin(
         self.bot = bot
         self.service = service
         self.questions = Questions()
-        # Trainings whose progress messages this process keeps up to date: run -> message,
-        # and the language it speaks (the server's)
-        self._shown: dict[TrainingRun, tuple[discord.PartialMessage, Language]] = {}
-        self._showing = Ticks(name="showing trainings")  # in the log only
+        self.trainings = Trainings(bot, service)  # their progress messages and Cancel
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(AnswerButton, CancelTrainingButton)
-        await self._report_interrupted_trainings()
-        self.show_trainings.start()
+        await self.trainings.load()
 
     async def cog_unload(self) -> None:
         self.questions.close()
-        self.show_trainings.cancel()
-        self.service.trainer.stop_all()  # marked interrupted at the next start-up
+        self.trainings.close()
         self.bot.remove_dynamic_items(AnswerButton, CancelTrainingButton)
 
     # --- commands -----------------------------------------------------------------
@@ -395,81 +347,8 @@ class Admin(
         games: app_commands.Range[int, 1, 1_000_000],
         game: str = TICTACTOE,
     ) -> None:
-        if not await manager(interaction):
-            return
-        run = await in_time(
-            interaction,
-            self.service.trainer.start(
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                opponent,
-                games,
-                game,
-            ),
-        )
-        if run is None:
-            return
-        lang = public(interaction)
-        try:
-            message_id = await answer(
-                interaction,
-                embed=training_embed(run.progress(), lang),
-                view=cancel_view(run.run_id, lang),
-            )
-            await self.service.trainer.attach_message(run, message_id)
-            run.start()
-        except BaseException:
-            run.stop()
-            raise
-        # The interaction's token lasts 15 minutes; the channel message can be edited for longer.
-        channel = self.bot.get_partial_messageable(interaction.channel_id)
-        self._shown[run] = channel.get_partial_message(message_id), lang
-
-    @tasks.loop(seconds=0.5)
-    async def show_trainings(self) -> None:
-        """Save and show what each training reported since the last look. A round that
-        fails (the database unreachable) is skipped: the next tick tries again."""
-        with self._showing.round():
-            await self._show_trainings()
-
-    async def _show_trainings(self) -> None:
-        for run, (message, lang) in list(self._shown.items()):
-            progress = await run.poll()
-            if progress is None:
-                continue
-            running = progress.state == "running"
-            if not running:
-                del self._shown[run]
-            try:
-                await message.edit(
-                    embed=training_embed(progress, lang),
-                    view=cancel_view(run.run_id, lang) if running else None,
-                )
-            except discord.HTTPException as error:  # deleted, or no access: it trains on
-                log.warning("could not show training %s: %s", run.run_id, error)
-
-    async def cancel_training(self, interaction: discord.Interaction, run_id: int) -> None:
-        run = self.service.trainer.running(interaction.guild_id)
-        if run is None or run.run_id != run_id:
-            await refuse(interaction, N_("That training is no longer running."))
-        elif not run.cancel(interaction.user.id):
-            await refuse(interaction, N_("That training is already stopping."))
-        else:
-            await interaction.response.defer()  # the progress message shows the end
-
-    async def _report_interrupted_trainings(self) -> None:
-        for record in await self.service.trainer.recover():
-            if record.message_id is None:
-                continue
-            channel = self.bot.get_partial_messageable(record.channel_id)
-            try:
-                lang = server_language(self.bot, record.guild_id)
-                await channel.get_partial_message(record.message_id).edit(
-                    embed=interrupted_training_embed(record, lang), view=None
-                )
-            except discord.HTTPException as error:
-                log.warning("could not mark training %s as interrupted: %s", record.id, error)
+        if await manager(interaction):
+            await self.trainings.start(interaction, opponent, games, game)
 
     # --- answers ------------------------------------------------------------------
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
