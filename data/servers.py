@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import astuple
 
 from .games import RUNNING
+from .puzzles import PUZZLE_TABLES, forget_puzzler
 from .shards import Query, Shards, _owned
 from .stats import MemberRecord, Record
 
@@ -24,6 +25,7 @@ SERVER_TABLES = (
     "challenges",
     "trainings",
     "departures",
+    *PUZZLE_TABLES,
 )
 
 
@@ -70,6 +72,7 @@ class ServerQueries:
         where = (guild_id, player_id)
         await self._write(
             [
+                *forget_puzzler(guild_id, player_id),  # before their games go
                 (
                     "UPDATE facts SET game_id = NULL WHERE guild_id = ? AND game_id IN"
                     " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?"
