@@ -23,6 +23,7 @@ from .render import (
     memory_file_name,
     settings_embed,
 )
+from .render.puzzle import daily_field
 from .replies import (
     CheckingShown,
     answer,
@@ -65,6 +66,10 @@ OPPONENTS = [
     app_commands.Choice(name="self-play: I play both sides", value="self"),
     app_commands.Choice(name="a teacher who plays the lines that beat me", value="teacher"),
 ]
+
+BOTH_DAILY = N_(
+    "Give either `daily_puzzle` (a channel) or `no_daily_puzzle`, not both: nothing was changed."
+)
 
 # every board named, from the faces, so that a new board is named in the "game" options too
 DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
@@ -257,6 +262,8 @@ class Admin(
         allow_channel="Let games start in this channel; once one is allowed, only those may",
         disallow_channel="Stop new games from starting in this channel",
         every_channel="True lets games start in every channel again",
+        daily_puzzle="Post a Connect Four puzzle in this channel every day",
+        no_daily_puzzle="True stops the daily puzzle",
     )
     async def settings(
         self,
@@ -265,33 +272,53 @@ class Admin(
         allow_channel: ChannelId | None = None,
         disallow_channel: ChannelId | None = None,
         every_channel: bool = False,
+        daily_puzzle: ChannelId | None = None,
+        no_daily_puzzle: bool = False,
     ) -> None:
         if not await manager(interaction):
             return
-        settings = await in_time(
-            interaction,
-            self.service.settings.change(
-                interaction.guild_id,
+        if daily_puzzle is not None and no_daily_puzzle:
+            await refuse(interaction, BOTH_DAILY)
+            return
+        guild_id = interaction.guild_id
+        puzzles = self.bot.get_cog("Puzzles").puzzles
+
+        async def changed():
+            if daily_puzzle is not None or no_daily_puzzle:
+                await puzzles.set_daily(guild_id, daily_puzzle)
+            settings = await self.service.settings.change(
+                guild_id,
                 timeout_minutes=timeout,
                 allow_channel=allow_channel,
                 disallow_channel=disallow_channel,
                 every_channel=every_channel,
-            ),
-            private=True,
-        )
-        if settings is not None:
-            changed = timeout is not None or allow_channel or disallow_channel or every_channel
+            )
+            return settings, await puzzles.daily(guild_id)
+
+        shown = await in_time(interaction, changed(), private=True)
+        if shown is not None:
+            settings, daily = shown
+            asked = (
+                timeout is not None
+                or allow_channel
+                or disallow_channel
+                or every_channel
+                or daily_puzzle
+                or no_daily_puzzle
+            )
             lang = private(interaction)
+            embed = settings_embed(
+                settings,
+                self.service.settings.timeout_seconds(guild_id),
+                interaction.guild.name,
+                lang,
+            )
+            embed.insert_field_at(2, **daily_field(daily, lang), inline=False)
             await answer(
                 interaction,
                 private=True,
-                content=lang.t("✅ Saved.") if changed else None,
-                embed=settings_embed(
-                    settings,
-                    self.service.settings.timeout_seconds(interaction.guild_id),
-                    interaction.guild.name,
-                    lang,
-                ),
+                content=lang.t("✅ Saved.") if asked else None,
+                embed=embed,
             )
 
     @app_commands.command(name="end-game", description="End a stuck game; nothing is learned")

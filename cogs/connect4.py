@@ -9,16 +9,43 @@ challenges and sweep. One game per channel, whatever the game. A board is one en
 
 from __future__ import annotations
 
+import discord
+from discord import app_commands
+
 import engine
+from gameflow.puzzles import PUZZLE_GAMES
 from i18n import N_
 
-from .game_commands import GameFace
+from .game_commands import GameFace, Host
 
 # each board as members type it, and its game; the first is the default
 BOARDS = {"7x6": "connect4-7x6", "4x4": "connect4", "5x4": "connect4-5x4"}
 DEFAULT, *MINIS = BOARDS
 MINI = " or ".join(MINIS)
 WIDTHS = ", ".join(f"{engine.get_game(game).width} on {size}" for size, game in BOARDS.items())
+
+# the boards with puzzles (the classic board's: see gameflow.puzzles)
+PUZZLE_BOARDS = [
+    app_commands.Choice(name=size, value=size)
+    for size, game in BOARDS.items()
+    if game in PUZZLE_GAMES
+]
+
+
+def extras(table: Host) -> list[app_commands.Command]:
+    @app_commands.command(
+        name="puzzle",
+        description="A puzzle from this server's games: find the only winning column "
+        "(only you see it)",
+    )
+    @app_commands.describe(board="The board: 7x6, the classic board (the minis have none)")
+    @app_commands.choices(board=PUZZLE_BOARDS)
+    async def puzzle(interaction: discord.Interaction, board: str = DEFAULT) -> None:
+        desk = interaction.client.get_cog("Puzzles")
+        await desk.pose(interaction, BOARDS.get(board, board))
+
+    return [puzzle]
+
 
 CONNECT4 = GameFace(
     group="connect4",
@@ -38,4 +65,5 @@ CONNECT4 = GameFace(
         "history.board": "Which board's games (every board if left out)",
     },
     title=N_("Connect Four, every board"),
+    extras=extras,
 )
