@@ -617,6 +617,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         solved     INTEGER NOT NULL,
         tried      INTEGER NOT NULL
     )""",
+        # how far a server's games looked back at before puzzles existed were gone through
+        """
+    CREATE TABLE puzzle_scans (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        scanned_to INTEGER NOT NULL,  -- the last game id gone through
+        PRIMARY KEY (guild_id, game)
+    ) WITHOUT ROWID""",
     ),
 )
 

@@ -453,6 +453,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         solved     INTEGER NOT NULL,
         tried      INTEGER NOT NULL
     )""",
+        """
+    CREATE TABLE puzzle_scans (
+        guild_id   BIGINT  NOT NULL,
+        game       TEXT    NOT NULL,
+        scanned_to BIGINT  NOT NULL,
+        PRIMARY KEY (guild_id, game)
+    )""",
     ),
 )
 

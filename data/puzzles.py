@@ -20,7 +20,7 @@ SERVER = 0  # the member id of a server's own puzzle record
 DAY = 86_400.0
 
 # every table that holds a server's puzzles (data.servers erases them with the server)
-PUZZLE_TABLES = ("puzzle_tries", "puzzle_records", "daily_puzzles", "puzzles")
+PUZZLE_TABLES = ("puzzle_tries", "puzzle_records", "daily_puzzles", "puzzle_scans", "puzzles")
 
 _COLUMNS = (
     "id, guild_id, game, moves, kind, answer, draws, game_id, player_id, other_id, found,"
@@ -61,6 +61,19 @@ class NewPuzzle:
     found: bool
     beat_bot: bool
     played_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedGame:
+    """What cutting puzzles needs of a game looked back at."""
+
+    id: int
+    moves: tuple[int, ...]
+    bot_mark: str
+    player_id: int
+    opponent_id: int | None
+    result: str
+    updated_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +159,12 @@ class PuzzleQueries:
     # --- puzzles ------------------------------------------------------------------
     async def add_puzzles(self, guild_id: int, game: str, puzzles: Iterable[NewPuzzle]) -> None:
         """Keep new puzzles; a position the server has a puzzle of already keeps it."""
+        statements = self._puzzle_rows(guild_id, game, puzzles)
+        if statements:
+            await self._write(statements)
+
+    @staticmethod
+    def _puzzle_rows(guild_id: int, game: str, puzzles: Iterable[NewPuzzle]) -> list[tuple]:
         rows = Rows(
             (
                 guild_id,
@@ -164,18 +183,17 @@ class PuzzleQueries:
             )
             for p in puzzles
         )
-        if rows:
-            await self._write(
-                [
-                    (
-                        "INSERT INTO puzzles (guild_id, game, key, moves, kind, answer, draws,"
-                        " game_id, player_id, other_id, found, beat_bot, played_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                        " ON CONFLICT (guild_id, game, key) DO NOTHING",
-                        rows,
-                    )
-                ]
+        if not rows:
+            return []
+        return [
+            (
+                "INSERT INTO puzzles (guild_id, game, key, moves, kind, answer, draws,"
+                " game_id, player_id, other_id, found, beat_bot, played_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, game, key) DO NOTHING",
+                rows,
             )
+        ]
 
     async def puzzle(self, puzzle_id: int) -> PuzzleRecord | None:
         rows = await self._fetch(f"SELECT {_COLUMNS} FROM puzzles WHERE id = ?", (puzzle_id,))
@@ -232,6 +250,41 @@ class PuzzleQueries:
                 )
             ]
         )
+
+    # --- games looked back at before puzzles existed ----------------------------------
+    async def puzzle_scan(self, guild_id: int, game: str) -> int:
+        """The last game id whose puzzles were cut by going through the old games (0: none)."""
+        rows = await self._fetch(
+            "SELECT scanned_to FROM puzzle_scans WHERE guild_id = ? AND game = ?",
+            (guild_id, game),
+        )
+        return rows[0][0] if rows else 0
+
+    async def reviewed_games(
+        self, guild_id: int, game: str, after: int, limit: int
+    ) -> list[ReviewedGame]:
+        """A server's games looked back at (their post-mortem stored), after game ``after``,
+        oldest first."""
+        rows = await self._fetch(
+            "SELECT id, moves, bot_mark, player_id, opponent_id, result, updated_at FROM games"
+            " WHERE guild_id = ? AND game = ? AND review = 'done' AND id > ? ORDER BY id LIMIT ?",
+            (guild_id, game, after, limit),
+        )
+        return [ReviewedGame(row[0], _moves(row[1]), *row[2:]) for row in rows]
+
+    async def cut_old_puzzles(
+        self, guild_id: int, game: str, puzzles: list[NewPuzzle], scanned_to: int
+    ) -> None:
+        """Keep the puzzles of old games and how far they were gone through, at once."""
+        statements = self._puzzle_rows(guild_id, game, puzzles)
+        statements.append(
+            (
+                "INSERT INTO puzzle_scans (guild_id, game, scanned_to) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, game) DO UPDATE SET scanned_to = excluded.scanned_to",
+                (guild_id, game, scanned_to),
+            )
+        )
+        await self._write(statements)
 
     # --- tries and records ------------------------------------------------------------
     async def pose_puzzle(self, guild_id: int, member_id: int, puzzle_id: int, now: float) -> None:

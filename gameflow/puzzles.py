@@ -13,6 +13,7 @@ me" calls the solver, in its worker process, and keeps the line it found.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,15 @@ from dataclasses import dataclass
 import engine
 from data import Store
 from data.games import ROW_IDS
-from data.puzzles import DAY, SERVER, DailyPuzzle, NewPuzzle, PuzzleRecord, PuzzleStanding
+from data.puzzles import (
+    DAY,
+    SERVER,
+    DailyPuzzle,
+    NewPuzzle,
+    PuzzleRecord,
+    PuzzleStanding,
+    ReviewedGame,
+)
 from engine import Mark, Memory
 from engine.puzzles import Value, classify, column_values, cuts_of_game, studied_plies
 from i18n import N_
@@ -37,8 +46,9 @@ PUZZLE_GAMES = (CLASSIC,)  # the boards with puzzles (see the README: why not th
 MIN_PUZZLES = 1  # none: what to do to get some is said instead
 # about one game in this many that the bot looks back at gives a puzzle (bench.bot
 # --only-puzzles counts it on its games): to say how many more lessons are needed
-GAMES_PER_PUZZLE = 10
+GAMES_PER_PUZZLE = 5
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
+CATCH_UP = 200  # old games read at once when a server's are first gone through
 
 ONLY_7X6 = N_(
     "Puzzles are cut from what I proved on the classic board, so they are 7×6 only: "
@@ -167,6 +177,8 @@ class Puzzles:
         self.memories = memories
         self.worker = worker
         self.clock = clock
+        self._caught_up: set[tuple[int, str]] = set()  # servers whose old games are cut
+        self._catching_up: dict[tuple[int, str], asyncio.Lock] = {}
 
     @classmethod
     def of(cls, service) -> Puzzles:
@@ -184,35 +196,42 @@ class Puzzles:
     # --- cutting ----------------------------------------------------------------
     async def cut(self, game: Game, facts: list[ReviewedFact]) -> int:
         """Keep the puzzles of a game whose post-mortem was just stored (``facts``: all it
-        proved); return how many it gave."""
+        proved, so a column of a studied position without a fact is a draw); return how
+        many it gave."""
         known = {key: (outcome, plies) for key, outcome, plies, _position in facts}
-        bot = None if not game.vs_bot else game.bot_mark
-        moves = list(game.moves)
-        cuts = cuts_of_game(
-            game.kind, moves, studied_plies(game.kind, moves, bot), known.get, absent_is_draw=True
-        )
-        rules = engine.get_game(game.kind)
-        codes = [rules.empty, *rules.replay(moves)]
-        new = []
-        for cut in cuts:
-            mover = Mark.X if cut.ply % 2 == 0 else Mark.O
-            new.append(
-                NewPuzzle(
-                    key=rules.key(codes[cut.ply]),
-                    moves=tuple(moves[: cut.ply]),
-                    kind=cut.kind,
-                    answer=cut.answer,
-                    draws=cut.draws,
-                    game_id=game.id,
-                    player_id=game.member_playing(mover),
-                    other_id=game.member_playing(mover.other),
-                    found=moves[cut.ply] == cut.answer,
-                    beat_bot=game.vs_bot and game.result == "player_won",
-                    played_at=game.updated_at,
-                )
-            )
+        bot = game.bot_mark if game.vs_bot else None
+        new = cut_game(
+            game.kind, game.id, game.moves, bot, game.member_playing, game.result,
+            game.updated_at, known.get, absent_is_draw=True,
+        )  # fmt: skip
         await self.store.add_puzzles(game.guild_id, game.kind, new)
         return len(new)
+
+    async def catch_up(self, place: int, game: str = CLASSIC) -> None:
+        """Cut the puzzles of the games a server's bot looked back at before it cut
+        puzzles (an upgrade), once; in batches, so that the loop is never held long. A
+        column without a fact is a draw only if the memory was never reset nor imported
+        into (its version is 0): then every post-mortem's facts are still in it;
+        otherwise only positions with a fact for every column are kept."""
+        if (place, game) in self._caught_up:
+            return
+        async with self._catching_up.setdefault((place, game), asyncio.Lock()):
+            if (place, game) in self._caught_up:
+                return
+            scanned = await self.store.puzzle_scan(place, game)
+            memory = await self.memories.get(place, game)
+            whole = await self.store.memory_version(place, game) == 0
+            while records := await self.store.reviewed_games(place, game, scanned, CATCH_UP):
+                new = []
+                for record in records:
+                    new += cut_game(
+                        game, record.id, record.moves, _bot_of(record), _members_of(record),
+                        record.result, record.updated_at, known_in(memory), absent_is_draw=whole,
+                    )  # fmt: skip
+                    await asyncio.sleep(0)  # a game at a time: the loop is never held long
+                scanned = records[-1].id
+                await self.store.cut_old_puzzles(place, game, new, scanned)
+            self._caught_up.add((place, game))
 
     # --- posing and answering -----------------------------------------------------
     async def pose(self, place: int, member_id: int, game: str = CLASSIC) -> Posed:
@@ -220,6 +239,7 @@ class Puzzles:
         (from games that beat the bot, then the freshest); once they have met every one,
         the one they met longest ago. Raises :class:`TooFewPuzzles`."""
         check_board(game)
+        await self.catch_up(place, game)
         count = await self.store.count_puzzles(place, game)
         if count < MIN_PUZZLES:
             raise TooFewPuzzles(count)
@@ -331,6 +351,59 @@ class Puzzles:
             return await self.pose(guild_id, SERVER, CLASSIC)
         except TooFewPuzzles:
             return None
+
+
+def cut_game(
+    kind: str,
+    game_id: int,
+    moves: tuple[int, ...],
+    bot: Mark | None,
+    member_playing: Callable[[Mark], int | None],
+    result: str,
+    played_at: float,
+    known: Callable[[int], tuple[str, int | None] | None],
+    *,
+    absent_is_draw: bool,
+) -> list[NewPuzzle]:
+    """The puzzles of a game looked back at, as the store keeps them (``bot``: its mark in
+    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot)."""
+    rules = engine.get_game(kind)
+    moves = list(moves)
+    cuts = cuts_of_game(
+        kind, moves, studied_plies(kind, moves, bot), known, absent_is_draw=absent_is_draw
+    )
+    codes = [rules.empty, *rules.replay(moves)] if cuts else []
+    return [
+        NewPuzzle(
+            key=rules.key(codes[cut.ply]),
+            moves=tuple(moves[: cut.ply]),
+            kind=cut.kind,
+            answer=cut.answer,
+            draws=cut.draws,
+            game_id=game_id,
+            player_id=member_playing(mover := Mark.X if cut.ply % 2 == 0 else Mark.O),
+            other_id=member_playing(mover.other),
+            found=moves[cut.ply] == cut.answer,
+            beat_bot=bot is not None and result == "player_won",
+            played_at=played_at,
+        )
+        for cut in cuts
+    ]
+
+
+def _bot_of(record: ReviewedGame) -> Mark | None:
+    return Mark[record.bot_mark] if record.opponent_id is None else None
+
+
+def _members_of(record: ReviewedGame) -> Callable[[Mark], int | None]:
+    """Who plays a mark in a stored game: the bot (``None``), the player, or the member
+    who took the bot's side."""
+    bot_side = Mark[record.bot_mark]
+
+    def playing(mark: Mark) -> int | None:
+        return record.player_id if mark is not bot_side else record.opponent_id
+
+    return playing
 
 
 def check_board(game: str) -> None:
