@@ -21,7 +21,7 @@ from gameflow.puzzles import Answered, Posed, Solution
 from i18n import ENGLISH, N_, Language
 
 from ..boards import look_of
-from .common import NEUTRAL, listed, mention
+from .common import NEUTRAL, listed, mention, step_buttons
 from .play import BoardView
 
 PUZZLE_CLICK = re.compile(
@@ -277,24 +277,7 @@ def solution_embed(shown: Solution, lang: Language = ENGLISH) -> discord.Embed:
 def solution_view(shown: Solution, lang: Language = ENGLISH) -> BoardView:
     """⏮ ◀ ▶ ⏭ over the solution (those going nowhere are off), and Next puzzle."""
     prefix = f"ttt-puzzle:{shown.posed.puzzle.id}:s"
-    last = len(shown.line)
-    buttons = []
-    for how, emoji, step in (
-        ("first", "⏮️", 0),
-        ("back", "◀️", shown.step - 1),
-        ("next", "▶️", shown.step + 1),
-        ("last", "⏭️", last),
-    ):
-        step = max(0, min(step, last))
-        buttons.append(
-            {
-                "type": 2,
-                "style": discord.ButtonStyle.secondary.value,
-                "emoji": {"id": None, "name": emoji},
-                "custom_id": f"{prefix}{step}{how}",
-                "disabled": step == shown.step,
-            }
-        )
+    buttons = step_buttons(shown.step, len(shown.line), lambda step, how: f"{prefix}{step}{how}")
     buttons.append(_button(f"ttt-puzzle:{shown.posed.puzzle.id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])
 
