@@ -259,9 +259,8 @@ async def test_forget_me_unnames_the_member_and_deletes_their_puzzle_records(wor
     await w.alice.click(message, custom_id=column_button(message, record.answer + 1))
     question = await w.bob.slash(w.channel, "ttt forget-me")
     await w.bob.click(question.response.message, custom_id=yes_id(question))
-    answered = w.alice  # her answered puzzle's message offers the next one
-    again = await answered.slash(w.channel, "connect4 puzzle")
-    text = again.response.message.embeds[0].description
+    again = await posed(db_path, w.alice, w.channel)  # the other one, from the same game
+    text = again.embeds[0].description
     assert f"<@{w.bob.id}>" not in text and "a former member found the win here." in text
     with sqlite3.connect(db_path) as db:
         assert db.execute(
