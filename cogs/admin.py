@@ -11,12 +11,11 @@ from discord.ext import commands
 
 from gameflow import GameError, GameService, ImportPlan
 from gameflow.brain import IMPORT_LIMITS, check_file_size
-from gameflow.game import TITLES
 from i18n import N_, Nn_
 
 from .admin_training import CancelTrainingButton, Trainings
 from .boards import look_of
-from .faces import FACES, GAME_NAMES
+from .faces import GAME_NAMES
 from .questions import AnswerButton, Questions
 from .render import (
     brain_change_text,
@@ -45,16 +44,6 @@ GAME_CHOICES = [
 ]
 
 
-def _named(boards: dict[str, str]) -> str:
-    """A game's boards in words: "Tic-tac-toe", "Connect Four 7×6, 4×4 or 5×4"."""
-    titles = [str(TITLES[game]) for game in boards.values()]
-    if len(titles) == 1:
-        return titles[0]
-    sizes = [title.rsplit(" ", 1)[1] for title in titles]  # titles end with the size
-    name = titles[0].rsplit(" ", 1)[0]
-    return f"{name} {', '.join(sizes[:-1])} or {sizes[-1]}"
-
-
 # Choices that say what they do in the picker, in the admin's language (the descriptions
 # once named the English values, which the picker showed translated)
 IMPORT_MODES = [
@@ -71,9 +60,14 @@ BOTH_DAILY = N_(
     "Give either `daily_puzzle` (a channel) or `no_daily_puzzle`, not both: nothing was changed."
 )
 
-# every board named, from the faces, so that a new board is named in the "game" options too
-DEFAULT_GAME, *_OTHERS = (_named(face.boards) for face in FACES)
-OTHER_GAMES = ", ".join(_OTHERS)
+
+def which_game(command):
+    """The "game" option of a command that works on one memory, every game and board named
+    (written out for the translators; a test checks that it names each of GAME_CHOICES).
+    A describe per command: discord.py takes the descriptions out of the dict it is given."""
+    return app_commands.describe(
+        game="Which game's memory: Tic-tac-toe (the default), Connect Four (7×6, 4×4 or 5×4)"
+    )(command)
 
 
 @app_commands.guild_only()
@@ -102,7 +96,7 @@ class Admin(
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Forget what I learned of one game in this server")
-    @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
+    @which_game
     @app_commands.choices(game=GAME_CHOICES)
     async def reset(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
@@ -157,7 +151,7 @@ class Admin(
         )
 
     @app_commands.command(description="Download this server's memory as a file, privately")
-    @app_commands.describe(game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}")
+    @which_game
     @app_commands.choices(game=GAME_CHOICES)
     async def export(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
@@ -187,8 +181,8 @@ class Admin(
     @app_commands.describe(
         file="A memory file made by /ttt-admin export",
         mode="Add the file's lessons to my memory, or replace my memory with the file's",
-        game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
+    @which_game
     @app_commands.choices(game=GAME_CHOICES, mode=IMPORT_MODES)
     async def import_(
         self,
@@ -364,8 +358,8 @@ class Admin(
     @app_commands.describe(
         opponent="Whom I play the practice games against",
         games="How many games, 1 to 1,000,000",
-        game=f"Which game's memory: {DEFAULT_GAME} (the default), {OTHER_GAMES}",
     )
+    @which_game
     @app_commands.choices(game=GAME_CHOICES, opponent=OPPONENTS)
     async def train(
         self,

@@ -18,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from gameflow import CurvePoint
+from gameflow.game import TITLES
+from gameflow.scores import RECENT
 from i18n import ENGLISH, Language
 
 from .fonts import drawable, japanese_font_file
@@ -34,6 +36,7 @@ BACKGROUND, PANEL, TEXT, GRID = "#2B2D31", "#313338", "#F2F3F5", "#4E5058"
 LESSONS, AS_X, AS_O, TRAINING, RESET = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1", "#EB459E"
 LOSSES = AS_X
 TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 20, 16, 16, 15
+SURE_ROOM = 0.7  # of the picture's width: what a plot keeps, whatever its axis labels
 TICKS = 4  # at most about this many steps on an axis: few enough to read on a phone
 LATIN, JAPANESE = "DejaVu Sans", "IPAexGothic"  # matplotlib's own font; matplotlib-fontja's
 
@@ -46,6 +49,35 @@ def became_unbeatable(values: Sequence[int]) -> list[int]:
     """The indexes where the ways to beat the bot fell to zero (from more, or at the
     start): where it became unbeatable, again after a reset if need be."""
     return [i for i, v in enumerate(values) if v == 0 and (i == 0 or values[i - 1] > 0)]
+
+
+def unbroken(title: str, lang: Language) -> str:
+    """``title`` with the spaces inside a game's name made unbreakable, so that the
+    title wraps between its words, never inside "Connect Four (7×6)"."""
+    for name in TITLES.values():
+        said = lang.say(name)
+        title = title.replace(said, said.replace(" ", "\N{NO-BREAK SPACE}"))
+    return title
+
+
+def by_game(points: Sequence[CurvePoint]) -> list[CurvePoint]:
+    """The points as they stood after each game: of two points at the same game (the
+    game's own, then its post-mortem's, stored when the solver's lessons land), the later
+    one. A training or a reset is an event of its own, and stays."""
+    kept: list[CurvePoint] = []
+    for point in points:
+        if (
+            kept
+            and kept[-1].games == point.games
+            and not kept[-1].training
+            and not point.training
+            and kept[-1].lessons != 0
+            and point.lessons != 0
+        ):
+            kept[-1] = point
+        else:
+            kept.append(point)
+    return kept
 
 
 def taught_by_games(points: Sequence[CurvePoint]) -> list[int]:
@@ -143,6 +175,8 @@ def figure(
         lang = ENGLISH
     if not drawable(title):  # a server's name the fonts cannot write (emoji, say)
         title = lang.t("How I learned")
+    title = unbroken(title, lang)
+    points = by_game(points)
     with matplotlib.rc_context(_typeface(lang)):
         fig = Figure(figsize=SIZE_INCHES, dpi=DPI, facecolor=BACKGROUND, layout="constrained")
         FigureCanvasAgg(fig)  # measures text for the labels' places, without a display
@@ -164,14 +198,60 @@ def figure(
             _losses(bottom, losses, lang)
         else:
             _ways_to_beat(bottom, points, lang, discs)
-        bottom.set_xlim(0, max(games[-1], 1))
+        # room on either side, so that the first and the last dot, and a reset at the
+        # current game, are drawn whole inside the frame
+        pad = max(0.5, games[-1] * 0.03)
+        bottom.set_xlim(-pad, max(games[-1], 1) + pad)
         bottom.set_xlabel(lang.t("games played in this server"), color=TEXT, fontsize=LABEL_SIZE)
-        bottom.legend(  # stacked above the plot, where it covers no line
-            loc="lower left", bbox_to_anchor=(0, 1.0), ncols=1, frameon=False,
-            labelcolor=TEXT, fontsize=NOTE_SIZE, borderaxespad=0.2, handlelength=1.6,
-        )  # fmt: skip
+        if len(bottom.get_legend_handles_labels()[0]) > 1:  # one line is named by its axis
+            _legend(fig, bottom)
         _events(fig, (top, bottom), points, lang)
     return fig
+
+
+def _legend(fig, bottom) -> None:
+    """The legend stacked above the lower plot, where it covers no line, each entry
+    broken into lines no wider than the plot (a long language's words would otherwise
+    squeeze both plots to make room)."""
+    legend = bottom.legend(
+        loc="lower left", bbox_to_anchor=(0, 1.0), ncols=1, frameon=False,
+        labelcolor=TEXT, fontsize=NOTE_SIZE, borderaxespad=0.2, handlelength=1.6,
+    )  # fmt: skip
+    renderer = fig.canvas.get_renderer()
+    texts = legend.get_texts()
+    handle = (legend.handlelength + legend.handletextpad + 1) * NOTE_SIZE * fig.dpi / 72
+    # labels that fit beside the widest axis labels any language has need no second
+    # layout pass (about 40 ms); the others are measured against the plot as laid out
+    if all(_width(t, t.get_text(), renderer) <= SURE_ROOM * fig.bbox.width - handle for t in texts):
+        return
+    fig.draw_without_rendering()  # the layout settled: the plot's width on the picture
+    room = bottom.get_window_extent(renderer).width - handle
+    for text in texts:
+        text.set_text(
+            wrapped(text.get_text(), room, lambda line, t=text: _width(t, line, renderer))
+        )
+
+
+def _width(text, line: str, renderer) -> float:
+    """How wide ``line`` is drawn in ``text``'s font, in pixels."""
+    width, _, _ = renderer.get_text_width_height_descent(line, text.get_fontproperties(), False)
+    return width
+
+
+def wrapped(text: str, room: float, width) -> str:
+    """``text`` in lines no wider than ``room`` (``width`` measures a line): broken at
+    spaces, or between any two characters in a language that writes none (Japanese)."""
+    if width(text) <= room:
+        return text
+    words = text.split(" ") if " " in text else list(text)
+    joint = " " if " " in text else ""
+    lines = [words[0]]
+    for word in words[1:]:
+        if width(lines[-1] + joint + word) <= room:
+            lines[-1] += joint + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def _events(fig, axes_pair, points: Sequence[CurvePoint], lang: Language) -> None:
@@ -257,15 +337,19 @@ def crosses_a_line(axes, box) -> bool:
 
 def _losses(bottom, losses: Losses, lang: Language) -> None:
     """The bot's losses in each block of 50 games against it: a dot at the block's end,
-    the count held over the games it counts (the first block from game 0)."""
+    the count held over the games it counts (the first block from game 0). The axis is
+    scaled to the counts (a young server's 0 to 3 is not lost at the bottom of 0 to 50),
+    and before the first 50 games, the line is what it is: the losses so far."""
     games, lost = [g for g, _ in losses], [n for _, n in losses]
     bottom.plot(
         [0, *games], lost[:1] + lost, color=LOSSES, linewidth=2.5, drawstyle="steps-pre",
-        label=lang.t("my losses per 50 games against me"),
+        label=lang.t("my losses per 50 games"),
     )  # fmt: skip
     bottom.plot(games, lost, color=LOSSES, marker="o", markersize=5, linestyle="none")
-    bottom.set_ylim(-1.5, 52)  # from none to all of a block
-    bottom.set_ylabel(lang.t("losses per 50 games"), color=TEXT, fontsize=LABEL_SIZE)
+    _from_zero(bottom, max(lost, default=0))
+    young = not games or games[-1] < RECENT
+    label = lang.t("my losses so far") if young else lang.t("my losses per 50 games")
+    bottom.set_ylabel(label, color=TEXT, fontsize=LABEL_SIZE)
 
 
 def _sides(lang: Language, discs: bool) -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """A finished game as one picture to share: the final board with every move numbered in
-the order it was played, the move the bot learned from ringed, the players' names and
-the result.
+the order it was played, the winning line's marks in squares (as the board in Discord
+draws them), the move the bot learned from ringed, the players' names and the result.
 
 A still PNG, not an animated GIF: the whole game reads at a glance and can be studied as
 long as one likes (a GIF on Discord loops by itself, cannot be paused or stepped on a
@@ -28,6 +28,7 @@ import engine
 from gameflow.game import TITLES
 from i18n import ENGLISH, N_, Language, Msg, language
 
+from .boards import look_of
 from .fonts import charmap, drawable, font_files
 
 FILE_NAME = "game.png"
@@ -201,6 +202,12 @@ class Layout:
         return x, y, x + self.cell, y + self.cell
 
 
+def winning_cells(game: str, moves: Sequence[int]) -> frozenset[int]:
+    """The cells (row by row from the top) of the winner's line, as the board in Discord
+    finds them (none after a draw or a game left unfinished)."""
+    return look_of(game).winning_cells(engine.Board.from_moves(list(moves), game=game).code)
+
+
 def cells_played(game: str, moves: Sequence[int]) -> list[int]:
     """The cell (row by row from the top) each move filled; ``ValueError`` if the moves
     are not a legal game."""
@@ -216,19 +223,33 @@ def cells_played(game: str, moves: Sequence[int]) -> list[int]:
     return cells
 
 
-def _mark(draw: ImageDraw.ImageDraw, box: tuple[float, ...], mark: int, discs: bool) -> str:
-    """Draw X's or O's mark in ``box`` (final pixels); return its colour."""
+def _mark(
+    draw: ImageDraw.ImageDraw, box: tuple[float, ...], mark: int, discs: bool, won: bool = False
+) -> str:
+    """Draw X's or O's mark in ``box`` (final pixels), of the winning line (``won``) in a
+    square, as the board in Discord draws them (🟥 🟨, ❎ 🅾️); return its colour."""
     x0, y0, x1, y1 = (v * SCALE for v in box)
     colour = X_COLOUR if mark == 1 else O_COLOUR
-    if discs:
+    if won and discs:
+        draw.rounded_rectangle((x0, y0, x1, y1), (x1 - x0) / 6, fill=colour)
+    elif discs:
         draw.ellipse((x0, y0, x1, y1), fill=colour)
-    elif mark == 1:
-        width = round((x1 - x0) / 7)
+    elif won:  # the mark cut out of its square (drawn by the caller: the whole cell)
+        _cross_or_ring(draw, (x0, y0, x1, y1), mark, PANEL)
+    else:
+        _cross_or_ring(draw, (x0, y0, x1, y1), mark, colour)
+    return colour
+
+
+def _cross_or_ring(draw: ImageDraw.ImageDraw, box: tuple[float, ...], mark: int, colour: str):
+    """Tic-tac-toe's ❌ or ⭕ in ``box`` (drawn pixels)."""
+    x0, y0, x1, y1 = box
+    width = round((x1 - x0) / 7)
+    if mark == 1:
         draw.line((x0, y0, x1, y1), fill=colour, width=width)
         draw.line((x0, y1, x1, y0), fill=colour, width=width)
     else:
-        draw.ellipse((x0, y0, x1, y1), outline=colour, width=round((x1 - x0) / 7))
-    return colour
+        draw.ellipse((x0, y0, x1, y1), outline=colour, width=width)
 
 
 def _ring(draw: ImageDraw.ImageDraw, box: tuple[float, ...], width: float, discs: bool) -> None:
@@ -284,7 +305,7 @@ def draw_game(
         _text(draw, (MARGIN + NAME_AT, line + NAME_SIZE * 0.85), name, NAME_SIZE, TEXT, True)
         line += NAME_SIZE + 22
 
-    _board(draw, layout, cells, lesson, discs)
+    _board(draw, layout, cells, lesson, discs, winning_cells(game, moves))
 
     for line_text in said.result:
         y += RESULT_SIZE
@@ -308,6 +329,7 @@ def _board(
     cells: list[int],
     lesson: int | None,
     discs: bool,
+    winning: frozenset[int] = frozenset(),
 ) -> None:
     size = layout.cell
     x0, y0 = layout.left, layout.top
@@ -336,16 +358,24 @@ def _board(
         inner = (bx0 + gap, by0 + gap, bx1 - gap, by1 - gap)
         if not discs:  # a cross or a ring, with room for its number in the corner
             inner = (bx0 + size * 0.3, by0 + size * 0.3, bx1 - size * 0.14, by1 - size * 0.14)
-        colour = _mark(draw, inner, 1 if index % 2 == 0 else 2, discs)
+        mark = 1 if index % 2 == 0 else 2
+        won = cell in winning
+        if won and not discs:  # the winning line's cells in their mark's colour
+            draw.rounded_rectangle(
+                tuple(v * s for v in (bx0 + gap, by0 + gap, bx1 - gap, by1 - gap)),
+                size * s / 8, fill=X_COLOUR if mark == 1 else O_COLOUR,
+            )  # fmt: skip
+        colour = _mark(draw, inner, mark, discs, won)
         number = str(index + 1)
         if discs:
             centre = ((bx0 + bx1) / 2, (by0 + by1) / 2 + number_size * 0.36)
             _text(draw, centre, number, number_size, NUMBER_ON[colour], True, anchor="ms")
         else:
             _text(draw, (bx0 + size * 0.13, by0 + size * 0.11 + number_size), number,
-                  number_size, TEXT, True)  # fmt: skip
-        if index == lesson:
-            _ring(draw, lesson_ring(layout, cell), (RING if discs else RING * 0.75) * size, discs)
+                  number_size, NUMBER_ON[colour] if won else TEXT, True)  # fmt: skip
+        if index == lesson:  # a square stone gets a square ring
+            ring = (RING if discs else RING * 0.75) * size
+            _ring(draw, lesson_ring(layout, cell), ring, discs and not won)
 
 
 def lesson_ring(layout: Layout, cell: int) -> tuple[float, float, float, float]:

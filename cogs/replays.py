@@ -24,6 +24,7 @@ from .pictures import Pictures
 from .places import place
 from .render.replay import (
     HISTORY_MENU,
+    LESSONS_PICK,
     REPLAY_CLICK,
     history_embed,
     history_view,
@@ -38,6 +39,7 @@ OUTSIDE_SERVERS = N_(
     "out the member."
 )
 NO_SUCH_GAME = N_("That menu names no game I know. Open the history again.")
+NO_SUCH_MOVE = N_("That menu names no move of this game. Open the replay again.")
 NOT_DRAWN = N_(
     "I couldn't draw this game's picture just now, so nothing was posted. Try Share again "
     "in a minute."
@@ -58,8 +60,12 @@ async def show_replay(
     service: GameService, interaction: discord.Interaction, game_id: int, step: int, how: str
 ) -> None:
     """A replay at ``step``: opened as a new private message (``how`` is ``open``), or
-    stepped in place (the replay's own buttons)."""
-    opening = how == "open"
+    stepped in place (the replay's own buttons and menu). A step asked from a message
+    that is not a private replay (a modified client's click on a public board) opens a
+    replay of its own: a public message is never edited into one."""
+    message = interaction.message
+    private_replay = message is not None and message.flags.ephemeral
+    opening = how == "open" or not private_replay
     shown = await in_time(
         interaction,
         service.replays.step(game_id, step, place(interaction), interaction.channel_id),
@@ -214,4 +220,26 @@ class HistoryMenu(discord.ui.DynamicItem[discord.ui.Select], template=re.escape(
         await show_replay(_service(interaction), interaction, int(values[0]), 0, "open")
 
 
-DYNAMIC_ITEMS = (ReplayButton, HistoryMenu)
+class LessonsMenu(discord.ui.DynamicItem[discord.ui.Select], template=LESSONS_PICK.pattern):
+    """A replay's menu of the moves that taught the bot: the move chosen is shown in place."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"ttt-lessons:{game_id}", options=[]))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> LessonsMenu:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if len(values) != 1 or not str(values[0]).isdigit():
+            await refuse(interaction, NO_SUCH_MOVE)
+            return
+        # a step past the game's end is held to it, as a button's is
+        await show_replay(_service(interaction), interaction, self.game_id, int(values[0]), "pick")
+
+
+DYNAMIC_ITEMS = (ReplayButton, HistoryMenu, LessonsMenu)

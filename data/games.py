@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass
 
 from .errors import UniqueViolation
-from .memory import Snapshot, _add_facts
+from .memory import Snapshot, _add_facts, _snapshot
 from .shards import TICTACTOE, Query, Shards, _owned
 
 # Every id a row can have: SQLite's INTEGER and PostgreSQL's BIGINT are signed 64-bit.
@@ -261,10 +261,13 @@ class GameQueries:
         *,
         now: float,
         game: str = TICTACTOE,
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Store a game's post-mortem: its facts (credited to the game) and the review
-        done, in one transaction. Raises :class:`StaleGameError`, writing nothing, if the
-        review is not pending (another run stored it)."""
+        """Store a game's post-mortem: its facts (credited to the game), the review done
+        and, if it taught something (``snapshot``), the learning curve's point for what
+        the bot knows now, in one transaction: its lessons belong to the game that taught
+        them, not to whichever game comes next. Raises :class:`StaleGameError`, writing
+        nothing, if the review is not pending (another run stored it)."""
         statements = [
             (
                 "UPDATE games SET review = ? WHERE id = ? AND review = ? RETURNING id",
@@ -274,6 +277,8 @@ class GameQueries:
         facts = list(facts)
         if facts:
             statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
+        if snapshot is not None:
+            statements.append(_snapshot(guild_id, game, snapshot))
         await self._write(statements, guarded=True)
 
     async def pending_reviews(self, shards: Shards | None = None) -> list[GameRecord]:

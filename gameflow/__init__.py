@@ -4,10 +4,11 @@ from data import ChallengeRecord, CurvePoint, MemberRecord, Record, Standing, Tr
 
 from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, parse_moves
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
+from .endings import PLAYED_OUT
 from .errors import GameError
 from .game import COMMANDS, Game, Turn
 from .scores import Stats
-from .service import LEVELS, PLAYED_OUT, GameService, cell_list
+from .service import LEVELS, GameService, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 

@@ -17,12 +17,13 @@ COMMANDS = {
     "connect4-5x4": "/connect4",
     "connect4-7x6": "/connect4",
 }
-# each game's name as people read it, in their language
+# each game's name as people read it, in their language; a board's size in brackets, as
+# names that end in a digit need it ("Puissance 4 (7×6)", never "Puissance 4 7×6")
 TITLES = {
     "tictactoe": N_("Tic-tac-toe"),
-    "connect4": N_("Connect Four 4×4"),
-    "connect4-5x4": N_("Connect Four 5×4"),
-    "connect4-7x6": N_("Connect Four 7×6"),
+    "connect4": N_("Connect Four (4×4)"),
+    "connect4-5x4": N_("Connect Four (5×4)"),
+    "connect4-7x6": N_("Connect Four (7×6)"),
 }
 
 

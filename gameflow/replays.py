@@ -53,6 +53,9 @@ class ReplayStep:
     others: tuple[Learned, ...]
     taught: tuple[int, ...]
     marked: int | None = None  # the move (0-based) a shared picture rings, if any taught
+    # at each step of ``taught``: what the move played there does for its player (``None``:
+    # only the other moves of that position taught something)
+    verdicts: tuple[Outcome | None, ...] = ()
 
     @property
     def total(self) -> int:
@@ -74,6 +77,14 @@ class ReplayStep:
         return Mark.O if self.step and self.step % 2 == 0 else Mark.X
 
 
+def known_facts(
+    kind: str, facts: Sequence[tuple[str, str, int | None]]
+) -> dict[int, tuple[str, int | None]]:
+    """A game's stored facts by their canonical key: ``(outcome, plies)``."""
+    rules = engine.get_game(kind)
+    return {rules.key(rules.parse(position, checked=False)): (o, p) for position, o, p in facts}
+
+
 def lessons_by_step(
     kind: str, moves: Sequence[int], facts: Sequence[tuple[str, str, int | None]]
 ) -> dict[int, tuple[Learned | None, tuple[Learned, ...]]]:
@@ -83,7 +94,7 @@ def lessons_by_step(
     Facts are stored up to symmetry, so each is matched by its canonical key to the
     positions one move after each position of the game."""
     rules = engine.get_game(kind)
-    known = {rules.key(rules.parse(position, checked=False)): (o, p) for position, o, p in facts}
+    known = known_facts(kind, facts)
     if not known:
         return {}
     found = {}
@@ -144,23 +155,37 @@ def replay_step(finished: FinishedGame, step: int) -> ReplayStep:
     step = max(0, min(step, len(game.moves)))
     lessons = lessons_by_step(game.kind, game.moves, finished.facts)
     lesson, others = lessons.get(step, (None, ()))
+    taught = tuple(sorted(lessons))
     return ReplayStep(
         game,
         finished.ended_at,
         step,
         lesson,
         others,
-        tuple(sorted(lessons)),
-        marked_move(game, lessons),
+        taught,
+        marked_move(game, lessons, finished.facts),
+        tuple(None if lessons[t][0] is None else lessons[t][0].outcome for t in taught),
     )
 
 
 def marked_move(
-    game: Game, lessons: dict[int, tuple[Learned | None, tuple[Learned, ...]]]
+    game: Game,
+    lessons: dict[int, tuple[Learned | None, tuple[Learned, ...]]],
+    facts: Sequence[tuple[str, str, int | None]] = (),
 ) -> int | None:
-    """The one move a game's picture marks (0-based): the bot's own losing move, what it
+    """The one move a game's picture marks (0-based): on the classic board, the move its
+    post-mortem names (the one the final board's lesson is about; none when the bot
+    played every move as well as it could); else the bot's own losing move, what it
     learned most from; else the first move played that taught it something; else the
     first position whose other moves did."""
+    if game.rules.classic and game.vs_bot:
+        # the post-mortem's facts carry their distance; the rules' own have none
+        proven = [(k, o, p) for k, (o, p) in known_facts(game.kind, facts).items() if p is not None]
+        if proven:  # looked back: its lesson's move, or none if it played every move well
+            verdict = engine.describe_post_mortem(
+                game.kind, list(game.moves), proven, game.bot_mark
+            )
+            return None if verdict is None else verdict.ply
     steps = sorted(lessons)
     played = [step for step in steps if lessons[step][0] is not None]
     own = [

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import engine
-from data import StaleGameError, Store
+from data import Snapshot, StaleGameError, Store
 from engine import Mark, Verdict
 
 from .game import Game
@@ -148,6 +148,8 @@ class Reviews:
                     [(position, outcome, plies) for _key, outcome, plies, position in facts],
                     now=self.clock(),
                     game=game.kind,
+                    # the curve's point at this game: no ways to count on this board
+                    snapshot=Snapshot(len(memory), None, None) if added else None,
                 )
                 new, stored = added, True
         for listener in self.reviewed if stored else ():

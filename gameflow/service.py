@@ -8,7 +8,9 @@ for the person, and change nothing.
 The service builds the collaborators the flow uses and keeps the rest apart: the running
 games (``running``), a server's data over time (``servers``), records and stats
 (``scoreboard``), invitations, training, the brain and the settings. None of them imports
-this module; one that needs the service says what of it in a ``Protocol``.
+this module; one that needs the service says what of it in a ``Protocol``. The service
+itself is built from two parts: :mod:`gameflow.endings` (how a game ends: learning and
+storing) and :mod:`gameflow.facade` (the collaborators' methods under its own names).
 """
 
 from __future__ import annotations
@@ -19,41 +21,27 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import engine
-from data import (
-    ChannelBusyError,
-    CurvePoint,
-    GameRecord,
-    MemberRecord,
-    Record,
-    Shards,
-    StaleGameError,
-    Standing,
-    Store,
-)
-from engine import Board, Lesson, Mark, Memory
+from data import ChannelBusyError, Shards, Store
+from engine import Board, Mark, Memory
 from i18n import N_
 
 from .brain import Brain, BrainFigures
 from .challenges import Challenges, check_first
+from .endings import GameEndings
 from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
+from .facade import ServiceFacade
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
 from .postmortem import PostMortemWorker
 from .replays import Replays
 from .reviews import ReviewOutcome, Reviews
 from .running import RunningGames
-from .running import no_game_here as no_game_here  # cogs/ttt.py imports it from here
-from .scores import Scoreboard, Stats
+from .scores import Scoreboard
 from .servers import ServerData
 from .settings import ServerSettings
 from .training import Trainer
 
 Clock = Callable[[], float]
-
-
-class _StaleMemory(Exception):
-    """The cached memory of a server is older than the store's (another process)."""
-
 
 # How often the bot plays a random legal move instead of its choice, by level: at medium
 # and easy a server whose bot is unbeatable can still win now and then. It learns from
@@ -61,16 +49,13 @@ class _StaleMemory(Exception):
 LEVELS = {"learning": 0.0, "medium": 0.2, "easy": 0.5}
 PLAY_FIRST = ("me", "bot")  # who moves first in a game against the bot, as members choose
 
-# games played to the end: learned from (not a resignation or an abandoned game)
-PLAYED_OUT = ("player_won", "bot_won", "opponent_won", "draw")
-
 
 def cell_list(cells) -> str:
     """Moves in reading order (the classic board lists its legal ones centre out)."""
     return ", ".join(str(c + 1) for c in sorted(cells))
 
 
-class GameService:
+class GameService(GameEndings, ServiceFacade):
     def __init__(
         self,
         store: Store,
@@ -122,79 +107,6 @@ class GameService:
     async def close(self) -> None:
         """Stop the post-mortems' worker (the bot is closing)."""
         await self.reviews.close()
-
-    # --- for today's callers: the collaborators' methods under their old names ---------
-    @property
-    def _games(self) -> dict[int, Game]:
-        """A copy of the running games by channel (tests read it under this name)."""
-        return {game.channel_id: game for game in self.running.all()}
-
-    def running_game(self, channel_id: int) -> Game | None:
-        return self.running.running_game(channel_id)
-
-    async def find_game(self, channel_id: int) -> Game | None:
-        return await self.running.find_game(channel_id)
-
-    def adopt(self, record: GameRecord) -> Game:
-        return self.running.adopt(record)
-
-    busy_channel_text = staticmethod(RunningGames.busy_channel_text)
-
-    async def attach_message(self, game: Game, message_id: int) -> int | None:
-        return await self.running.attach_message(game, message_id)
-
-    async def left_server(self, guild_id: int) -> None:
-        await self.servers.left_server(guild_id)
-
-    async def joined_server(self, guild_id: int) -> None:
-        await self.servers.joined_server(guild_id)
-
-    async def played_without_me(self, guild_id: int) -> None:
-        await self.servers.played_without_me(guild_id)
-
-    async def note_departures(self, present: set[int]) -> list[int]:
-        return await self.servers.note_departures(present)
-
-    async def erase_server(self, guild_id: int) -> int:
-        return await self.servers.erase_server(guild_id)
-
-    async def erase_departed(self, still_in: Callable[[int], bool] = lambda _: False) -> list[int]:
-        return await self.servers.erase_departed(still_in)
-
-    async def forget_player(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
-        return await self.servers.forget_player(guild_id, player_id)
-
-    async def player_totals(self, guild_id: int, player_id: int) -> tuple[Record, MemberRecord]:
-        return await self.servers.player_totals(guild_id, player_id)
-
-    async def record(
-        self, guild_id: int, player_id: int | None = None, game: str = TICTACTOE
-    ) -> Record:
-        return await self.scoreboard.record(guild_id, player_id, game)
-
-    async def records(
-        self, guild_id: int, player_id: int, game: str = TICTACTOE
-    ) -> tuple[Record, MemberRecord]:
-        return await self.scoreboard.records(guild_id, player_id, game)
-
-    async def leaderboard(
-        self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
-    ) -> tuple[list[Standing], Standing | None]:
-        return await self.scoreboard.leaderboard(guild_id, player_id, by, game)
-
-    async def wins_by_level(
-        self, guild_id: int, player_id: int, game: str = TICTACTOE
-    ) -> dict[str, int]:
-        return await self.scoreboard.wins_by_level(guild_id, player_id, game)
-
-    async def curve(self, guild_id: int, game: str = TICTACTOE) -> list[CurvePoint]:
-        return await self.scoreboard.curve(guild_id, game)
-
-    async def losses_by_block(self, guild_id: int, game: str) -> list[tuple[int, int]]:
-        return await self.scoreboard.losses_by_block(guild_id, game)
-
-    async def stats(self, guild_id: int, player_id: int, game: str = TICTACTOE) -> Stats:
-        return await self.scoreboard.stats(guild_id, player_id, game)
 
     # --- memory -------------------------------------------------------------------
     async def memory(self, guild_id: int, game: str = TICTACTOE) -> Memory:
@@ -461,95 +373,3 @@ class GameService:
         if self.dice.random() < LEVELS[level]:
             return self.dice.choice(board.legal_moves)
         return engine.choose_move(memory, board)
-
-    @staticmethod
-    def _result_of(game: Game, board: Board) -> str:
-        if board.winner is None:
-            return "draw"
-        if board.winner is game.player_mark:
-            return "player_won"
-        return "bot_won" if game.vs_bot else "opponent_won"
-
-    async def _finish(
-        self,
-        game: Game,
-        moves: tuple[int, ...],
-        result: str,
-        bot_cell: int | None = None,
-        *,
-        ended_by: int | None = None,
-    ) -> Turn:
-        try:
-            return await self._finish_once(game, moves, result, bot_cell, ended_by=ended_by)
-        except _StaleMemory:
-            # Another process reset or imported into this server's memory since this one
-            # read it; the cache was dropped, so this time it learns into the memory as
-            # the store has it.
-            return await self._finish_once(
-                game, moves, result, bot_cell, ended_by=ended_by, retry=False
-            )
-
-    async def _finish_once(
-        self,
-        game: Game,
-        moves: tuple[int, ...],
-        result: str,
-        bot_cell: int | None,
-        *,
-        ended_by: int | None,
-        retry: bool = True,
-    ) -> Turn:
-        lessons: tuple[Lesson, ...] = ()
-        learning = result in PLAYED_OUT
-        reviewing = self.reviews.needed(game, result)
-        # A reset or an import must not interleave with learning and storing; the memory
-        # is the current one, after any of them. If storing fails, the cache is dropped.
-        async with self.memories.changing(game.guild_id, game.kind) as memory:
-            version = self.memories.version(game.guild_id, game.kind)
-            if learning:
-                lessons = tuple(memory.learn(moves))
-            facts = [
-                (engine.canonical(lesson.after, game.kind), lesson.outcome.value)
-                for lesson in lessons
-            ]
-            # what the bot knows now: the learning curve's next point, if it changed
-            snapshot = (
-                self.scoreboard.figures(game.guild_id, memory, lessons).snapshot()
-                if lessons
-                else None
-            )
-            now = self.clock()
-            async with self.running.storing(game.channel_id):
-                try:
-                    await self.store.finish_game(
-                        game.id,
-                        game.guild_id,
-                        game.moves,
-                        moves,
-                        result,
-                        facts,
-                        now=now,
-                        ended_by=ended_by,
-                        snapshot=snapshot,
-                        memory_version=version if learning else None,
-                        game=game.kind,
-                        review=reviewing,
-                    )
-                except StaleGameError:
-                    stale = learning and retry
-                    if (
-                        stale
-                        and await self.store.memory_version(game.guild_id, game.kind) != version
-                    ):
-                        raise _StaleMemory from None
-                    raise
-        game = replace(
-            self.running.ended(game),  # as it is now: its board message too
-            moves=moves,
-            result=result,
-            updated_at=now,
-            ended_by=ended_by,
-        )
-        if reviewing:
-            self.reviews.start(game)
-        return Turn(game, bot_cell, lessons, len(memory), reviewing)

@@ -10,7 +10,8 @@ Messages come from two places:
 - the code of :data:`SOURCES`: the first arguments of ``N_``, ``Nn_``, ``.t`` and ``.tn``
   (see :mod:`i18n`), which must be written out as strings, so that they can be found;
 - the slash commands: their descriptions, their options' descriptions and choices
-  (translated by :mod:`cogs.translator`).
+  (translated by :mod:`cogs.translator`), read where :data:`COMMANDS` declares them. They
+  are read, never imported: this package is below the Discord face, which imports it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,18 @@ SOURCES = ("cogs", "gameflow")
 TEMPLATE = Path(__file__).with_name("messages.pot")
 LOCALES = Path(__file__).with_name("locales")
 MARKERS = {"N_": 1, "Nn_": 2, "t": 1, "tn": 2}  # function name: how many texts it takes
+COMMANDS = "cogs"  # where the slash commands are declared
+# The calls that declare a slash command's texts, and which of their keywords hold texts
+# (None: every one): discord.py's (app_commands.command, Group, describe, Choice; a
+# GroupCog's group_description is a class keyword), and cogs.game_commands.GameFace's.
+# Its boards' keys are the choices of its board option (a single board gives none).
+DECLARING = {
+    "command": {"description"},
+    "Group": {"description"},
+    "describe": None,
+    "Choice": {"name"},
+    "GameFace": {"about", "texts", "boards"},
+}
 
 
 @dataclass
@@ -37,6 +50,7 @@ class Message:
     text: str
     plural: str | None = None
     places: list[tuple[str, int]] = field(default_factory=list)
+    command: bool = False  # a slash command's text: Discord takes at most 100 characters
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -75,22 +89,46 @@ def in_code(root: Path = ROOT) -> Iterator[Message]:
                 yield Message(texts[0].value, plural, [(where, node.lineno)])
 
 
-def in_commands() -> Iterator[Message]:
-    from cogs import FACES, Admin, game_group
+def in_commands(root: Path = ROOT) -> Iterator[Message]:
+    """The slash commands' texts, as written where they are declared (a text made by code
+    there is not found: ``tests/cogs/test_command_texts.py`` compares these with what
+    Discord is sent)."""
+    for path in sorted((root / COMMANDS).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        where = str(path.relative_to(root))
+        # a module's own names, for a declaration that names a value set above it
+        named = {
+            target.id: node.value
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            for keyword in _declaring(node):
+                value = keyword.value
+                if isinstance(value, ast.Name):
+                    value = named.get(value.id, value)
+                for text in _texts(keyword.arg, value):
+                    yield Message(text.value, places=[(where, text.lineno)], command=True)
 
-    groups = [(g.name, g.description, g.commands) for g in (game_group(f, None) for f in FACES)]
-    groups.append(
-        (Admin.__cog_group_name__, Admin.__cog_group_description__, Admin.__cog_app_commands__)
-    )
-    for group, description, commands in groups:  # a game's commands are read, never run
-        yield Message(description, places=[(f"/{group}", 0)])
-        for command in commands:
-            where = [(f"/{group} {command.name}", 0)]
-            yield Message(command.description, places=where)
-            for parameter in command.parameters:
-                yield Message(parameter.description, places=where)
-                for choice in parameter.choices:
-                    yield Message(choice.name, places=where)
+
+def _declaring(node: ast.AST) -> list[ast.keyword]:
+    """The keywords of ``node`` that hold a slash command's texts."""
+    if isinstance(node, ast.ClassDef):
+        return [k for k in node.keywords if k.arg == "group_description"]
+    if not isinstance(node, ast.Call) or _name(node) not in DECLARING:
+        return []
+    wanted = DECLARING[_name(node)]
+    return [k for k in node.keywords if k.arg and (wanted is None or k.arg in wanted)]
+
+
+def _texts(keyword: str, value: ast.AST) -> list[ast.Constant]:
+    nodes = [value]
+    if isinstance(value, ast.Dict):  # the texts by command, or the boards: their choices
+        several = len(value.keys) > 1
+        nodes = value.values if keyword != "boards" else value.keys if several else []
+    return [n for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
 def messages() -> list[Message]:
@@ -100,6 +138,7 @@ def messages() -> list[Message]:
     for message in (*in_code(), *in_commands()):
         if message.key in found:
             found[message.key].places += message.places
+            found[message.key].command |= message.command
         else:
             found[message.key] = message
     known = _template_order()

@@ -26,5 +26,5 @@ async def test_a_group_dm_board_gets_its_lesson_through_the_interaction(fake, bo
         if looking_back(turn.message) != LOOKING_BACK:
             break
         await asyncio.sleep(0.05)
-    assert looking_back(turn.message).startswith("I looked back: my move ")
+    assert looking_back(turn.message).startswith("At move ")  # the game's count of moves
     assert tried_to_reach(fake, group) == []

@@ -40,7 +40,7 @@ def problems(catalog, said) -> list[str]:
                 found.append(f"commands {sorted(CODE.findall(form))} for {m.text!r}")
             elif not formats(form, fields):
                 found.append(f"braces Python cannot format: {form!r}")
-            elif any(where.startswith("/") for where, _ in m.places) and len(form) > 100:
+            elif m.command and len(form) > 100:
                 found.append(f"over Discord's 100 characters for a command: {form!r}")
     return found
 

@@ -33,6 +33,17 @@ def terminal(tmp_path, *args, given="", columns=None):
     return done.returncode, done.stdout, done.stderr
 
 
+def one_message(err: str, columns: int = 80) -> str:
+    """An error as the terminal ends with it: one message on stderr, never a traceback,
+    wrapped between words to fit ``columns`` (less one, as every line); returned on one
+    line. A word wider than that (a long path) stays whole, on a line of its own."""
+    assert err.endswith("\n") and "Traceback" not in err, err
+    lines = err.splitlines()
+    assert all(line and line == line.strip() for line in lines), err
+    assert all(len(line) < columns or " " not in line for line in lines), err
+    return " ".join(lines)
+
+
 def facts(tmp_path, server=0, game="tictactoe"):
     with sqlite3.connect(tmp_path / "ttt.sqlite3") as db:
         rows = db.execute(
@@ -49,7 +60,7 @@ def test_a_game_in_the_terminal_draws_the_board_with_cell_numbers_and_learns(tmp
     assert "You win!" in out and "Learned:" in out
     assert len(facts(tmp_path)) == out.count("Learned:") > 0
     code, out, _ = terminal(tmp_path, "stats")
-    assert code == 0 and "1 game against me: I won 0, lost 1" in out
+    assert code == 0 and "1 game against me: you won 1, lost 0" in out  # your side
 
 
 def test_bad_moves_get_one_line_and_the_prompt_again_and_end_of_input_quits(tmp_path):
@@ -104,16 +115,15 @@ def test_every_bad_request_is_one_line_on_stderr_and_changes_nothing(tmp_path):
         ("sing",),
     ):
         code, _, err = terminal(tmp_path, *args)
-        assert code == 2 and len(err.strip().splitlines()) == 1, (args, err)
-        assert "Traceback" not in err
-    assert "not proven" in terminal(tmp_path, "import", str(forged), "--yes")[2]
+        assert code == 2 and one_message(err), (args, err)
+    assert "not proven" in one_message(terminal(tmp_path, "import", str(forged), "--yes")[2])
     assert len(facts(tmp_path)) == 0
 
 
 def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(tmp_path):
     from tests.engine.connect4_oracle import solver
 
-    code, out, err = terminal(tmp_path, "--game", "connect4", "play", given="2\n2\nx\n9\n2\n2\n")
+    code, out, err = terminal(tmp_path, "--board", "4x4", "play", given="2\n2\nx\n9\n2\n2\n")
     assert code == 0 and not err, err
     assert ". . . .\n. . . .\n. . . .\n. . . .\n1 2 3 4" in out
     assert "I drop in column 1." in out and "'x' is not a column" in out
@@ -121,23 +131,23 @@ def test_connect4_in_the_terminal_plays_by_columns_learns_and_moves_its_memory(t
     assert "Learned: after 2, 1, 2, 1, 2 and 1, your move in column 2 is a win." in out
     four = facts(tmp_path, game="connect4")
     assert len(four) == out.count("Learned:") and len(facts(tmp_path)) == 0
-    code, out, _ = terminal(tmp_path, "--game", "connect4", "stats")
-    assert code == 0 and "1 game against me: I won 0, lost 1" in out
+    code, out, _ = terminal(tmp_path, "--board", "4x4", "stats")
+    assert code == 0 and "1 game against me: you won 1, lost 0" in out  # your side
     code, out, _ = terminal(tmp_path, "stats")
     assert "0 games against me" in out
-    code, out, err = terminal(tmp_path, "--game", "connect4-5x4", "train", "random", "3000")
+    code, out, err = terminal(tmp_path, "--board", "5x4", "train", "random", "3000")
     assert code == 0 and not err and "3,000/3,000 games" in out
     trained = facts(tmp_path, game="connect4-5x4")
     judge = solver(5, 4)
     assert len(trained) > 300
     assert all(f.outcome.value == judge.true_outcome(f.position) for f in trained)
     exported = tmp_path / "five.json"
-    assert terminal(tmp_path, "--game", "connect4-5x4", "export", str(exported))[0] == 0
+    assert terminal(tmp_path, "--board", "5x4", "export", str(exported))[0] == 0
     code, _, err = terminal(tmp_path, "import", str(exported), "--yes")
-    assert code == 2 and "not a Tic-tac-toe one" in err
-    assert "Add `--game connect4-5x4`" in err and len(err.splitlines()) == 1  # issue 26, item 25
+    assert code == 2 and "not a Tic-tac-toe one" in one_message(err)
+    assert "Add `--board 5x4` to import it" in one_message(err)  # issue 26, item 25
     code, out, _ = terminal(
-        tmp_path, "--game", "connect4-5x4", "--server", "7", "import", str(exported), "--yes"
+        tmp_path, "--board", "5x4", "--server", "7", "import", str(exported), "--yes"
     )
     assert code == 0 and facts(tmp_path, 7, "connect4-5x4") == trained
 
@@ -146,7 +156,7 @@ def test_a_folder_that_cannot_hold_the_export_is_one_line(tmp_path):
     """Issue 17, item 2: a traceback."""
     for target in (tmp_path / "no" / "such" / "x.json", tmp_path):
         code, _, err = terminal(tmp_path, "export", str(target))
-        assert code == 2 and err.count("\n") == 1 and err.startswith("Cannot write"), err
+        assert code == 2 and one_message(err).startswith(f"Cannot write {target}:"), err
 
 
 def test_ctrl_c_at_the_prompt_leaves_as_q_does(tmp_path):
@@ -190,7 +200,7 @@ def test_imports_say_what_they_drop_and_do_not_ask_about_nothing(tmp_path):
     assert f"and {dropped} lesson" in out and "of mine dropped" in out
     assert len(facts(tmp_path)) == mine  # answered no
     code, _, err = terminal(tmp_path, "--server", "-5", "stats")
-    assert code == 2 and err.count("\n") == 1 and "--server takes a server's ID" in err
+    assert code == 2 and "--server takes a server's ID" in one_message(err)
     assert "as X (moving first)" in terminal(tmp_path, "stats")[1]
 
 
@@ -222,7 +232,7 @@ def fits(out: str) -> bool:
 def test_history_lists_your_games_newest_first_and_replay_steps_through_one(tmp_path):
     """Issue 27, item 5."""
     terminal(tmp_path, "play", given="1\n4\n7\n")
-    terminal(tmp_path, "--game", "connect4", "play", given="2\n2\n2\n2\n2\n2\n")
+    terminal(tmp_path, "--board", "4x4", "play", given="2\n2\n2\n2\n2\n2\n")
     code, out, err = terminal(tmp_path, "history")
     assert code == 0 and not err and fits(out)
     rows = out.splitlines()
@@ -233,7 +243,7 @@ def test_history_lists_your_games_newest_first_and_replay_steps_through_one(tmp_
     assert rows[3].startswith(" 1  ") and "Tic-tac-toe       you won" in rows[3]
     assert rows[2].endswith("  2") and rows[3].endswith("  2")
     assert rows[4] == "Watch one again: python -m terminal replay ID."
-    code, out, _ = terminal(tmp_path, "--game", "tictactoe", "history")
+    code, out, _ = terminal(tmp_path, "--board", "3x3", "history")
     assert code == 0 and "1 finished game of yours" in out and "Connect Four" not in out
 
     code, out, err = terminal(tmp_path, "replay", "1", given="\n" * 10)
@@ -247,16 +257,20 @@ def test_history_lists_your_games_newest_first_and_replay_steps_through_one(tmp_
         "Move 2 of 5: I played 2.",
         "Move 3 of 5: you played 4.",
         # the lesson at the move that taught it: the bot's 3 let 7 win
-        "Move 4 of 5: I played 3.\nHere I played the top-right corner (3). You then had a "
-        "winning reply, so I\nlearned that it loses here.",
-        "Move 5 of 5: you played 7.\nHere you played the bottom-left corner (7), and it wins",
+        "Move 4 of 5: I played 3.\n🚫 This move loses. You then had a winning reply.",
+        "Move 5 of 5: you played 7.\n🟩 This move wins. I'll remember it for when I play your",
     ]
     at = 0
     for board, text in zip(boards, told, strict=True):
         at = out.index(f"\n{board}\n{text}", at) + 1  # in order
     assert out.rstrip().endswith("You won.")
-    assert out.count("Enter: the next move, q: quit.") == 5  # not after the last move
-    assert out.count("Here ") == 2  # only the moves that taught something
+    # asked after every move but the last; a lesson only at the moves that taught one
+    assert out.count("Enter: the next move, a number: that move, q: quit.") == 5
+    assert out.count("This move ") == 2
+    assert "It taught me something at moves 4, 5; the lesson: move 4." in out
+    code, out, _ = terminal(tmp_path, "replay", "1", given="4\n\n")  # straight to move 4
+    assert "Move 1 of 5" not in out and "Move 4 of 5: I played 3.\n🚫 This move loses." in out
+    assert "Move 5 of 5" in out and out.rstrip().endswith("You won.")
 
     code, out, _ = terminal(tmp_path, "replay", "2", given="\n\n\n\n\nq\n")
     assert code == 0 and "Move 5 of 7: you dropped in column 2." in out
@@ -305,11 +319,10 @@ def test_a_replay_that_cannot_be_is_one_line(tmp_path):
         ("--server", "7", "replay", "1"),  # game 1 is the terminal's, not server 7's
     ):
         code, out, err = terminal(tmp_path, *args)
-        assert code == 2 and err.count("\n") == 1 and not out, (args, err)
-        assert "Traceback" not in err
-    assert "There is no finished game 99 here" in terminal(tmp_path, "replay", "99")[2]
-    assert "takes a game's ID" in terminal(tmp_path, "replay", "x")[2]
-    terminal(tmp_path, "--game", "connect4", "play", given="q\n")  # abandoned: finished
+        assert code == 2 and one_message(err) and not out, (args, err)
+    assert "There is no finished game 99 here" in one_message(terminal(tmp_path, "replay", "99")[2])
+    assert "takes a game's ID" in one_message(terminal(tmp_path, "replay", "x")[2])
+    terminal(tmp_path, "--board", "4x4", "play", given="q\n")  # abandoned: finished
     code, out, _ = terminal(tmp_path, "replay", "2")
     assert code == 0 and "Game 2, Connect Four 4×4: you (X) vs me (O), 0 moves" in out
     assert out.rstrip().endswith("Abandoned before its end.")
@@ -343,10 +356,10 @@ def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
     game_id = str(asyncio.run(seed()))
     code, out, err = terminal(tmp_path, "replay", game_id, given="\n" * 8)
     assert code == 0 and not err and fits(out)
-    assert "Move 6 of 7: I dropped in column 2.\nHere I played column 2." in out
+    assert "Move 6 of 7: I dropped in column 2.\n🚫 This move loses. You then had a" in out
     assert "🟩 Other moves here that I now know win: column 1." in out
     assert out.rstrip().endswith("You won.")
-    code, out, _ = terminal(tmp_path, "--game", "connect4-7x6", "history")
+    code, out, _ = terminal(tmp_path, "--board", "7x6", "history")
     assert code == 0 and f"{game_id}  " in out and "Connect Four 7×6  you won" in out
     assert out.splitlines()[2].endswith("  2")  # two lessons taught
 
@@ -370,7 +383,7 @@ def test_the_progress_and_stats_lines_fit_an_80_column_terminal(tmp_path):
 
 def test_a_narrow_terminal_keeps_the_bar_and_drops_the_least_needed_figures():
     from gameflow.training import TrainingProgress
-    from terminal.__main__ import progress_line
+    from terminal.memory import progress_line
 
     p = TrainingProgress(1, 0, "random", 100_000, 25_000, 1_234, 5.0, "running", None)
     wide = progress_line(p, 100)
@@ -383,7 +396,7 @@ def test_a_narrow_terminal_keeps_the_bar_and_drops_the_least_needed_figures():
 
 def test_a_long_games_lesson_names_its_length_and_last_moves():
     """Issue 26, item 25: "after 1, 1, 1, 1, 3, 2, 4, 2, 2, 2, 4, 3, 3 and 3"."""
-    from terminal.__main__ import position_text
+    from terminal.play import position_text
 
     assert position_text((0, 3, 1, 2)) == "after 1, 4, 2 and 3"
     long = (0, 0, 0, 0, 2, 1, 3, 1, 1, 1, 3, 2, 2, 2)
@@ -395,5 +408,5 @@ def test_hints_name_the_terminals_commands(tmp_path):
     bad = tmp_path / "notes.json"
     bad.write_text("not json")
     code, _, err = terminal(tmp_path, "import", str(bad), "--yes")
-    assert code == 2 and "a file made by `python -m terminal export`" in err
+    assert code == 2 and "a file made by `python -m terminal export`" in one_message(err)
     assert "/ttt" not in err

@@ -41,6 +41,15 @@ def listed(parts: list[str], lang: Language = ENGLISH) -> str:
     return text
 
 
+def sentences(parts: list[str], lang: Language = ENGLISH) -> str:
+    """Sentences one after the other as the language writes them: a space between them,
+    none in Japanese (its 。 ends a sentence)."""
+    text = parts[0]
+    for part in parts[1:]:
+        text = lang.t("{sentence} {next_sentence}", sentence=text, next_sentence=part)
+    return text
+
+
 def mention(user_id: int | None) -> str:
     return f"<@{user_id}>"
 

@@ -14,7 +14,7 @@ from gameflow.places import is_own_bot
 from i18n import ENGLISH, N_, Language
 
 from ..boards import KEYCAPS, Look, look_of
-from .common import COLOURS, NEUTRAL, TICTACTOE, mention
+from .common import COLOURS, NEUTRAL, TICTACTOE, listed, mention, sentences
 
 
 def describe_lesson(
@@ -115,7 +115,7 @@ def status_text(game: Game, turn: Turn | None = None, lang: Language = ENGLISH) 
             prompt=look.prompt,
         )
         if turn is not None and turn.bot_cell is not None:
-            return f"{lang.say(look.played(turn.bot_cell))} {your_turn}"
+            return sentences([lang.say(look.played(turn.bot_cell)), your_turn], lang)
         return your_turn
     if game.result == "player_won":
         return lang.t("🎉 {player} wins! I'll learn from this.", player=player)
@@ -136,7 +136,18 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     look = look_of(game.kind)
     if game.vs_bot:
         you, me = look.mark(game.player_mark), look.mark(game.bot_mark)
-        if game.level != "learning":  # an easier bot, said on its board
+        status = status_text(game, turn, lang)
+        if not game.running:  # for whoever comes by later: who played whom, by name
+            title = (
+                None
+                if game.level == "learning"
+                else lang.t("{level} level", level=LEVEL_NAMES[game.level])
+            )
+            sides = lang.t(
+                "{you} {player} vs me {me}", you=you, player=mention(game.player_id), me=me
+            )
+            status = f"{sides}\n{status}"
+        elif game.level != "learning":  # an easier bot, said on its board
             title = lang.t(
                 "{you} you vs me {me} · {level} level",
                 you=you,
@@ -145,7 +156,6 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
             )
         else:
             title = lang.t("{you} you vs me {me}", you=you, me=me)
-        status = status_text(game, turn, lang)
     else:
         title = None  # the players are named below, where a mention shows a name
         watching = lang.t("{players} · I'm watching", players=players_text(game))
@@ -160,7 +170,9 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
         description=description,
         colour=COLOURS.get(game.result, NEUTRAL),
     )
-    learned = lesson_text(turn, lang)
+    # a game under review: its post-mortem's lesson in a line says it all (the rules'
+    # lessons are among what it proves), the details in the replay
+    learned = None if turn.reviewing else lesson_text(turn, lang)
     if learned:
         name = lang.t("What I learned") if game.vs_bot else lang.t("I watched and learned")
         embed.add_field(name=name, value=learned, inline=False)
@@ -224,22 +236,27 @@ class BoardView(discord.ui.View):
         return self._rows
 
 
-def board_view(game: Game, *, frozen: bool = False, lang: Language = ENGLISH) -> BoardView:
+def board_view(
+    game: Game, *, frozen: bool = False, lang: Language = ENGLISH, lesson: int | None = None
+) -> BoardView:
     """The board's buttons: every game's custom ids are ``ttt:<game>:<ply>:<move 1..>``.
     ``frozen`` disables them all, for a board that is no longer current. A finished board
-    whose buttons were the board drops them: its embed draws the final position."""
+    drops them (its embed draws the final position) and offers Rematch and Replay; with
+    ``lesson`` (the step of the post-mortem's lesson), its Replay opens at that move."""
     prefix = f"ttt:{game.id}:{game.ply}:"
     look = look_of(game.kind)
     over = not game.running and not frozen
-    rows = (
-        []
-        if over and look.buttons_are_board
-        else look.component_rows(prefix, game.code, frozen or not game.running)
-    )
+    rows = [] if over else look.component_rows(prefix, game.code, frozen or not game.running)
     if over:  # a finished board offers to play again
         rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
         # and to watch it again, privately (cogs.render.replay): a game with moves to show
-        replay = {**REPLAY, "label": lang.t("Replay"), "custom_id": f"ttt-replay:{game.id}:0:open"}
+        replay = {
+            **REPLAY,
+            "label": lang.t("Replay")
+            if lesson is None
+            else lang.t("Replay move {move}", move=lesson),
+            "custom_id": f"ttt-replay:{game.id}:{lesson or 0}:open",
+        }
         rows.append({"type": 1, "components": [rematch, replay] if game.moves else [rematch]})
     return BoardView(rows)
 
@@ -300,7 +317,7 @@ def moves_legend(view: BrainView, lang: Language) -> str:
 
     def moves(outcome) -> str:
         found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
-        return ", ".join(found) or lang.t("none")
+        return listed(found, lang) if found else lang.t("none")
 
     return lang.t(
         "🟩 proven win: {wins}\n🚫 proven loss: {losses}\n⬜ unknown: {unknown}",

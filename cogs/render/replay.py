@@ -19,32 +19,56 @@ from data import PastGame
 from engine import LOSS, WIN, Mark
 from gameflow import Game
 from gameflow.replays import Learned, ReplayStep
-from i18n import ENGLISH, N_, Language
+from i18n import ENGLISH, N_, Language, Msg, Nn_
 
 from ..boards import look_of
-from .common import COLOURS, NEUTRAL, mention, step_buttons
+from .common import COLOURS, NEUTRAL, listed, mention, sentences, step_buttons
 from .play import LEVEL_NAMES, BoardView
 
 REPLAY_CLICK = re.compile(
     r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last|share)"
 )
 HISTORY_MENU = "ttt-history"
+# the replay's menu of the moves that taught the bot: ttt-lessons:<game>, the step chosen
+LESSONS_MENU = "ttt-lessons"
+LESSONS_PICK = re.compile(rf"{LESSONS_MENU}:(?P<game>[0-9]+)")
 
-# a move that taught the bot, told at that step (the board's own lesson says it in short)
-LESSONS = {
-    "bot_loses": N_(
-        "Here I played {where}. You then had a winning reply, so I learned that it loses here."
-    ),
-    "bot_wins": N_("Here I played {where}, and it wins: I learned to play it again here."),
-    "you_win": N_("Here you played {where}, and it wins: I learned it for when I play your side."),
-    "you_lose": N_(
-        "Here you played {where}. I then had a winning reply, so I learned that it loses here."
-    ),
-    "mark_wins": N_("Here {mark} played {where}, and it wins: I learned it."),
-    "mark_loses": N_(
-        "Here {mark} played {where}. The other side then had a winning reply, so I learned "
-        "that it loses here."
-    ),
+# what the move played at a step does for whoever played it: the step's line above says
+# which move it was, so these never name it again
+VERDICTS = {WIN: N_("🟩 This move wins."), LOSS: N_("🚫 This move loses.")}
+
+
+def forced(who: str, moves: int, mark: str) -> Msg:
+    """Why, from the fact's own distance when the classic board's post-mortem proved it:
+    the winner's moves to the end under perfect play; ``who`` wins: ``you``, ``me`` or
+    the player of ``mark`` (a game between members)."""
+    if who == "you":
+        return Nn_(
+            "From here you could force a win in {count} move.",
+            "From here you could force a win in {count} moves.",
+            moves,
+        )
+    if who == "me":
+        return Nn_(
+            "From here I could force a win in {count} move.",
+            "From here I could force a win in {count} moves.",
+            moves,
+        )
+    return Nn_(
+        "From here {mark} could force a win in {count} move.",
+        "From here {mark} could force a win in {count} moves.",
+        moves,
+        mark=mark,
+    )
+
+
+# why, as the three rules proved it (no distance): a winning reply came, or what it means
+BECAUSE = {
+    "bot_loses": N_("You then had a winning reply."),
+    "you_lose": N_("I then had a winning reply."),
+    "mark_loses": N_("{mark} then had a winning reply."),
+    "bot_wins": N_("I'll play it again here."),
+    "you_win": N_("I'll remember it for when I play your side."),
 }
 
 
@@ -59,17 +83,24 @@ def _who(game: Game, mark: Mark, lang: Language) -> str:
 
 
 def describe_learned(learned: Learned, game: Game, lang: Language) -> str:
-    """What the bot learned about the move that led to a step."""
+    """What the bot learned about the move that led to a step: whether it wins or loses,
+    and why (on the classic board, in how many moves)."""
     look = look_of(game.kind)
+    won = learned.outcome is WIN
+    winner = learned.mover if won else learned.mover.other  # whose win it is
     if not game.vs_bot:
-        told = "mark_wins" if learned.outcome is WIN else "mark_loses"
+        told, who = ("mark_wins" if won else "mark_loses"), "mark"
     elif learned.mover is game.bot_mark:
-        told = "bot_wins" if learned.outcome is WIN else "bot_loses"
+        told, who = ("bot_wins" if won else "bot_loses"), "me" if won else "you"
     else:
-        told = "you_win" if learned.outcome is WIN else "you_lose"
-    return lang.say(
-        LESSONS[told].with_args(where=look.where(learned.move), mark=look.mark(learned.mover))
-    )
+        told, who = ("you_win" if won else "you_lose"), "you" if won else "me"
+    said = [lang.say(VERDICTS[learned.outcome])]
+    if learned.plies:  # 0: the move made the line itself, which the result says
+        moves = (learned.plies + 1) // 2  # the winner's, the last of the plies theirs
+        said.append(lang.say(forced(who, moves, look.mark(winner))))
+    elif learned.plies is None and told in BECAUSE:
+        said.append(lang.say(BECAUSE[told].with_args(mark=look.mark(winner))))
+    return sentences(said, lang)
 
 
 def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> list[str]:
@@ -81,11 +112,11 @@ def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> list
     told = []
     if wins:
         told.append(
-            lang.t("🟩 Other moves here that I now know win: {moves}.", moves=", ".join(wins))
+            lang.t("🟩 Other moves here that I now know win: {moves}.", moves=listed(wins, lang))
         )
     if losses:
         told.append(
-            lang.t("🟥 Other moves here that I now know lose: {moves}.", moves=", ".join(losses))
+            lang.t("🚫 Other moves here that I now know lose: {moves}.", moves=listed(losses, lang))
         )
     return told
 
@@ -121,11 +152,15 @@ def step_text(shown: ReplayStep, lang: Language) -> str:
         )
     if bot:
         return f"{mark} {lang.say(look.played(shown.played))}"
-    return lang.t(
-        "{mark} {player} played {where}.",
-        mark=mark,
-        player=_who(game, shown.mover, lang),
-        where=look.where(shown.played),
+    said = (
+        N_("{mark} {player} dropped in {where}.")  # as the bot says its own: "I dropped…"
+        if look.move_word == "column"
+        else N_("{mark} {player} played {where}.")
+    )
+    return lang.say(
+        said.with_args(
+            mark=mark, player=_who(game, shown.mover, lang), where=look.where(shown.played)
+        )
     )
 
 
@@ -187,7 +222,7 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
                 "It taught me something at move {moves}.",
                 "It taught me something at moves {moves}.",
                 len(shown.taught),
-                moves=", ".join(str(step) for step in shown.taught),
+                moves=listed([str(step) for step in shown.taught], lang),
             )
         )
     return embed
@@ -205,13 +240,50 @@ def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
         "emoji": {"id": None, "name": "📤"},
         "custom_id": f"{prefix}{shown.step}:share",
     }
-    return BoardView([{"type": 1, "components": [*buttons, share]}])
+    rows = [{"type": 1, "components": [*buttons, share]}]
+    if shown.taught:
+        rows.append({"type": 1, "components": [lessons_menu(shown, lang)]})
+    return BoardView(rows)
+
+
+MOST_OPTIONS = 25  # Discord's most in a menu
+MARKS = {WIN: "🟩", LOSS: "🚫", None: "📘"}
+
+
+def lessons_menu(shown: ReplayStep, lang: Language) -> dict:
+    """A menu of the moves that taught the bot something, each with what its move does
+    (🟩 wins, 🚫 loses, 📘 another move of that position taught it): one pick goes there.
+    A long 7×6 game may have more than a menu holds: the picture's move and those whose
+    own move taught come first, and the rest as room allows."""
+    game, look = shown.game, look_of(shown.game.kind)
+    verdicts = dict(zip(shown.taught, shown.verdicts, strict=False))
+    lesson = None if shown.marked is None else shown.marked + 1
+    ranked = sorted(shown.taught, key=lambda step: (step != lesson, verdicts.get(step) is None))
+    options = [
+        {
+            "label": lang.t(
+                "Move {move}: {where}", move=step, where=look.where(game.moves[step - 1])
+            )[:100],
+            "value": str(step),
+            "emoji": {"id": None, "name": MARKS[verdicts.get(step)]},
+            "default": step == shown.step,
+        }
+        for step in sorted(ranked[:MOST_OPTIONS])
+    ]
+    return {
+        "type": 3,
+        "custom_id": f"{LESSONS_MENU}:{game.id}",
+        "placeholder": lang.t("📘 Go to a move that taught me something")[:150],
+        "options": options,
+        "min_values": 1,
+        "max_values": 1,
+    }
 
 
 RESULTS_FOR = {  # a history line's result, for the member whose history it is
     "won": N_("won"),
     "lost": N_("lost"),
-    "draw": N_("draw"),
+    "draw": N_("drew"),
     "resigned": N_("resigned"),
     "abandoned": N_("abandoned"),
 }
@@ -234,18 +306,26 @@ def history_line(past: PastGame, member_id: int, lang: Language) -> str:
     taught the bot."""
     game = Game.from_record(past.game)
     look = look_of(game.kind)
+    time, title = str(int(past.ended_at)), look.title
+    result = RESULTS_FOR[outcome_for(game, member_id)]
+    # the result straight after the game's name, the level after whom: never "level: lost"
     if game.vs_bot:
-        against = lang.t("me, {level} level", level=LEVEL_NAMES[game.level])
+        line = lang.t(
+            "<t:{time}:R> · {game}: **{result}** against me ({level} level)",
+            time=time,
+            game=title,
+            result=result,
+            level=LEVEL_NAMES[game.level],
+        )
     else:
         other = game.opponent_id if member_id == game.player_id else game.player_id
-        against = _member(other, lang)
-    line = lang.t(
-        "<t:{time}:R> · {game} vs {against}: **{result}**",
-        time=str(int(past.ended_at)),
-        game=look.title,
-        against=against,
-        result=RESULTS_FOR[outcome_for(game, member_id)],
-    )
+        line = lang.t(
+            "<t:{time}:R> · {game}: **{result}** against {member}",
+            time=time,
+            game=title,
+            result=result,
+            member=_member(other, lang),
+        )
     if past.lessons:
         line += " · " + lang.tn(
             "📘 taught me {count} lesson", "📘 taught me {count} lessons", past.lessons

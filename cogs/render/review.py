@@ -1,13 +1,18 @@
 """The classic board's post-mortem on the final board: "looking back" while the solver
-runs in its worker, then the lesson in one or two sentences (one edit of the board)."""
+runs in its worker, then the lesson in a line, its move counted as the replay counts
+them (one edit of the board); the rest of it is the replay's, at that move."""
 
 from __future__ import annotations
 
 import discord
 
+from engine import Verdict
 from gameflow import Game
 from gameflow.reviews import ReviewOutcome
 from i18n import ENGLISH, Language
+
+from .common import sentences
+from .play import BoardView, board_view
 
 
 def _field_name(lang: Language) -> str:
@@ -35,50 +40,59 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
             "{count} new lessons about the columns I didn't play.",
             outcome.new_facts,
         )
-    move, column, held = verdict.move_number, verdict.column + 1, verdict.held + 1
-    learning = game.level == "learning"  # at easier levels it may play it again on purpose
+    said = [verdict_text(verdict, lang)]
+    # how far the win was from there is the replay's to tell, at that move; at easier
+    # levels it may play it again on purpose, so it promises nothing
+    if game.level == "learning":
+        said.append(
+            lang.t("I'll play it there next time.")
+            if verdict.played == "draw"
+            else lang.t("I won't play it there again.")
+        )
+    return sentences(said, lang)
+
+
+def verdict_text(verdict: Verdict, lang: Language = ENGLISH) -> str:
+    """The post-mortem's lesson in a sentence: the bot's move that lost (or let a win go)
+    by the game's own count of moves, as the replay and the shared picture number them,
+    and the column that would have done better (columns 1 to 7)."""
+    move, column, held = verdict.ply + 1, verdict.column + 1, verdict.held + 1
     if verdict.played == "draw":  # a draw in which it let a win go
-        first = lang.t(
-            "I looked back: my move {move} (column {column}) let a win go, column {held} "
+        return lang.t(
+            "At move {move} I dropped in column {column} and let a win go: column {held} "
             "would have won.",
             move=move,
             column=column,
             held=held,
         )
-        then = (
-            lang.t("I'll play it there next time.")
-            if learning
-            else lang.t("I now know column {held} wins there.", held=held)
-        )
-        return f"{first} {then}"
-    first = (
-        lang.t(
-            "I looked back: my move {move} (column {column}) lost, and column {held} would "
-            "have won.",
+    if verdict.held_outcome == "win":
+        return lang.t(
+            "At move {move} I dropped in column {column} and lost: column {held} would have won.",
             move=move,
             column=column,
             held=held,
         )
-        if verdict.held_outcome == "win"
-        else lang.t(
-            "I looked back: my move {move} (column {column}) lost, and column {held} would "
-            "have held.",
-            move=move,
-            column=column,
-            held=held,
-        )
+    return lang.t(
+        "At move {move} I dropped in column {column} and lost: column {held} would have "
+        "held the draw.",
+        move=move,
+        column=column,
+        held=held,
     )
-    then = lang.tn(
-        "From there you could force a win in {count} move.",
-        "From there you could force a win in {count} moves.",
-        verdict.opponent_moves,
-    )
-    last = (
-        lang.t("I won't play it there again.")
-        if learning
-        else lang.t("I now know column {column} loses there.", column=column)
-    )
-    return f"{first} {then} {last}"
+
+
+def lesson_step(outcome: ReviewOutcome | None) -> int | None:
+    """The replay's step that shows the post-mortem's lesson (the game's own count of
+    moves, from 1), or ``None`` if it has none."""
+    if outcome is None or outcome.verdict is None:
+        return None
+    return outcome.verdict.ply + 1
+
+
+def review_view(game: Game, outcome: ReviewOutcome | None, lang: Language) -> BoardView:
+    """A final board's buttons once its post-mortem is done: Replay opens at the move
+    its lesson is about."""
+    return board_view(game, lang=lang, lesson=lesson_step(outcome))
 
 
 def add_review(

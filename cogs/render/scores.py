@@ -7,6 +7,7 @@ import discord
 
 from engine import Mark
 from gameflow import COMMANDS, LEVELS, MemberRecord, Record, Standing, Stats
+from gameflow.scores import ClassicFigures
 from i18n import ENGLISH, N_, Language, Msg
 
 from ..boards import look_of
@@ -183,14 +184,7 @@ def stats_embed(
         )
         embed.add_field(
             name=lang.t("Lately"),
-            value=lang.tn(
-                "I lost {lost} of the last {count} game",
-                "I lost {lost} of the last {count} games",
-                classic.recent_games,
-                lost=classic.recent_losses,
-            )
-            if classic.recent_games
-            else lang.t("no game against me yet"),
+            value=lately_text(classic, guild_name is None, lang),
             inline=True,
         )
         return embed
@@ -206,6 +200,26 @@ def stats_embed(
     )
     embed.set_footer(text=lang.say(WAY))
     return embed
+
+
+def lately_text(classic: ClassicFigures, own_bot: bool, lang: Language) -> str:
+    """The classic board's recent games against the bot, from the players' side as every
+    record of stats is: how many of them they won (a player's own bot: theirs)."""
+    if not classic.recent_games:
+        return lang.t("no game against me yet")
+    if own_bot:
+        return lang.tn(
+            "you won {won} of the last {count} game",
+            "you won {won} of the last {count} games",
+            classic.recent_games,
+            won=classic.recent_losses,
+        )
+    return lang.tn(
+        "members won {won} of the last {count} game",
+        "members won {won} of the last {count} games",
+        classic.recent_games,
+        won=classic.recent_losses,
+    )
 
 
 # what "a way to beat me" counts, said once under the counts

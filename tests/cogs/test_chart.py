@@ -2,6 +2,7 @@
 
 import struct
 
+import pytest
 from matplotlib.cbook import STEP_LOOKUP_MAP
 
 import engine
@@ -9,6 +10,8 @@ from cogs import chart
 from data import Store
 from engine import Mark
 from gameflow import CurvePoint
+from gameflow.game import TITLES
+from i18n import ENGLISH, LANGUAGES
 from tests.cogs.test_games import play_line
 
 
@@ -70,7 +73,8 @@ def test_a_step_stands_at_the_game_or_training_that_caused_it():
     xs, ys = STEP_LOOKUP_MAP["steps-post"](as_x.get_xdata(), as_x.get_ydata())
     # 50 ways from game 2 to the training at game 30, then none from there on
     assert list(zip(xs, ys, strict=True)) == [(2, 50), (30, 50), (30, 0), (60, 0), (60, 0)]
-    assert bottom.get_xlim() == (0, 60)
+    low, high = bottom.get_xlim()  # a margin either side: the dots at 0 and 60 drawn whole
+    assert low < 0 and 60 < high < 63
     for axes in (top, bottom):  # from 0, not from the first count
         low, high = axes.get_ylim()
         assert next(t for t in axes.get_yticks() if low <= t <= high) == 0
@@ -307,8 +311,115 @@ async def test_connect_four_charts_say_red_and_yellow(world, db_path, pictures):
     finally:
         await store.close()
     title = ENGLISH.t(
-        "How I learned in {server} ({game})", server="Home", game=look_of("connect4").title
+        "{game}: how I learned in {server}", server="Home", game=look_of("connect4").title
     )
     assert png == chart.draw(points, title, discs=True) != chart.draw(points, title)
     plotted = lines_by_label(chart.figure(points, title, discs=True).axes[1])
     assert "when I play red (first)" in plotted and "when I play yellow (second)" in plotted
+
+
+def laid_out(lang) -> list[list[float]]:
+    """The plots' widths (top, bottom) in the curve's two kinds of picture in ``lang``,
+    with the longest server name, having checked that every text lies inside the picture
+    and a legend over neither plot."""
+    title = lang.t(
+        "{game}: how I learned in {server}",
+        server="The Friday Night Board Game Club",
+        game=lang.say(TITLES["connect4"]),
+    )
+    widths = []
+    for figure in (
+        chart.figure(a_servers_history(), title, lang, discs=True),  # a legend of three
+        chart.figure(a_servers_history(), title, lang, losses=[(50, 31), (60, 4)]),
+    ):
+        figure.draw_without_rendering()
+        renderer = figure.canvas.get_renderer()
+        top, bottom = figure.axes
+        legend = bottom.get_legend()
+        texts = [figure._suptitle, top.yaxis.label, bottom.yaxis.label, bottom.xaxis.label]
+        if legend is not None:
+            texts += legend.get_texts()
+            box = legend.get_window_extent(renderer)
+            assert not any(box.overlaps(axes.get_window_extent(renderer)) for axes in (top, bottom))
+        page = figure.bbox
+        for text in texts:
+            box = text.get_window_extent(renderer)
+            assert page.x0 <= box.x0 and box.x1 <= page.x1, (lang.code, text.get_text())
+            assert page.y0 <= box.y0 and box.y1 <= page.y1, (lang.code, text.get_text())
+        widths.append([axes.get_window_extent(renderer).width for axes in (top, bottom)])
+    return widths
+
+
+@pytest.mark.parametrize("code", sorted(LANGUAGES))
+def test_every_language_fits_its_legend_and_keeps_the_plots_width(code):
+    """Issue 35: the German curve cut its legend and squeezed both plots into two thirds
+    of the picture. In every language, with the longest server name, each text lies
+    inside the picture and the plots keep the width they have in English."""
+    english = laid_out(ENGLISH)
+    for (top, bottom), (top_en, bottom_en) in zip(laid_out(LANGUAGES[code]), english, strict=True):
+        assert top >= 0.93 * top_en and bottom >= 0.93 * bottom_en, code
+        assert bottom >= 0.75 * chart.SIZE_INCHES[0] * chart.DPI  # most of the picture
+
+
+def test_a_young_servers_losses_are_scaled_to_them_and_one_line_needs_no_legend():
+    points = [CurvePoint(1, 21, None, None, False), CurvePoint(12, 60, None, None, False)]
+    young = chart.figure(points, "test", losses=[(12, 3)]).axes[1]
+    assert young.get_ylabel() == "my losses so far" and young.get_legend() is None
+    low, high = young.get_ylim()
+    assert low < 0 and 3 < high < 6  # 0 to 3 reads, where 0 to 50 was a flat line
+    older = chart.figure(points, "test", losses=[(50, 31), (100, 18), (112, 2)]).axes[1]
+    assert older.get_ylabel() == "my losses per 50 games"
+    assert 31 < older.get_ylim()[1] < 40
+
+
+def test_the_last_point_and_a_reset_at_the_current_game_are_inside_the_frame():
+    points = [CurvePoint(1, 3, 40, 300, False), CurvePoint(9, 0, 58, 396, False)]  # a reset
+    fig = chart.figure(points, "test")
+    fig.draw_without_rendering()
+    top, bottom = fig.axes
+    low, high = bottom.get_xlim()
+    assert low < 0 and high > 9  # the dots at 0 and 9 drawn whole, the reset's line inside
+    reset = next(line for line in top.lines if line.get_linestyle() == ":")
+    assert low < reset.get_xdata()[0] < high
+
+
+def test_the_title_never_breaks_inside_the_games_name():
+    lang = LANGUAGES["fr"]
+    name = lang.say(TITLES["connect4-7x6"])
+    title = lang.t(
+        "{game}: how I learned in {server}", server="Le club du vendredi soir", game=name
+    )
+    fig = chart.figure([CurvePoint(1, 3, None, None, False)], title, lang, losses=[(1, 1)])
+    fig.draw_without_rendering()
+    wrapped = fig._suptitle._get_wrapped_text()
+    assert name.replace(" ", "\N{NO-BREAK SPACE}") in wrapped.replace("\n", " ")
+
+
+def test_points_of_one_game_are_its_last():
+    """A post-mortem's point lands after its game's own one, at the same game: the game
+    shows what both taught."""
+    points = [
+        CurvePoint(1, 2, None, None, False),
+        CurvePoint(1, 21, None, None, False),  # the post-mortem's lessons, at game 1
+        CurvePoint(2, 21, None, None, False),
+    ]
+    top = chart.figure(points, "test", losses=[(2, 1)]).axes[0]
+    assert list(top.lines[0].get_xdata()) == [0, 1, 2]
+    assert list(top.lines[0].get_ydata()) == [0, 21, 21]
+
+
+async def test_the_curve_credits_a_post_mortem_to_the_game_that_taught(world, simcord_bot):
+    """Issue 35: game 1 showed +2 and the post-mortem's jump came at game 2, a game that
+    taught nothing. The review stores its point at its own game, in its own transaction."""
+    from tests.cogs.test_reviews import lose_a_classic_game
+
+    w = world
+    await lose_a_classic_game(w.alice, w.channel, simcord_bot.service, w.env)
+    memory = await simcord_bot.service.memory(w.guild.id, "connect4-7x6")
+    await w.alice.slash(w.channel, "connect4 play", board="7x6")
+    await w.alice.slash(w.channel, "connect4 resign")  # game 2 teaches nothing
+    points = await simcord_bot.service.curve(w.guild.id, "connect4-7x6")
+    assert [p.games for p in points][-1] == 2
+    assert max(p.lessons for p in points if p.games == 1) == len(memory) > 2
+    top = chart.figure(points, "test", losses=[(2, 1)]).axes[0]
+    assert list(top.lines[0].get_ydata()) == [0, len(memory), len(memory)]

@@ -35,7 +35,8 @@ def columns_of(message) -> dict[int, dict]:
     the classic board), and on a finished board a row with Rematch and Replay."""
     rows = list(message.components)
     if rows[-1].children[0].label == "Rematch":
-        assert [b.label for b in rows.pop().children] == ["Rematch", "Replay"]
+        rematch, replay = (b.label for b in rows.pop().children)  # "Replay move 4": the
+        assert rematch == "Rematch" and replay.startswith("Replay")  # lesson's move
     return {
         int(b.custom_id.rsplit(":", 1)[1]): {"disabled": b.disabled, "custom_id": b.custom_id}
         for row in rows
@@ -72,7 +73,7 @@ async def test_a_game_won_against_the_naive_bot_is_learned_from(world, db_path, 
     result = await w.alice.slash(w.channel, "connect4 play", board="4x4")
     assert not result.ephemeral
     message = result.response.message
-    assert board_of(message) == "." * 16 and "Connect Four 4×4" in message.embeds[0].title
+    assert board_of(message) == "." * 16 and "Connect Four (4×4)" in message.embeds[0].title
     assert "pick a column" in message.embeds[0].description
     assert not any(c["disabled"] for c in columns_of(message).values())
     for _ in range(3):  # alice stacks column 2; the naive bot takes the leftmost column
@@ -83,7 +84,7 @@ async def test_a_game_won_against_the_naive_bot_is_learned_from(world, db_path, 
     assert board_of(final) == ".X..OX..OX..OX.."
     assert "wins!" in final.embeds[0].description
     assert winning_squares(final) == 4  # the winning four stand out
-    assert all(c["disabled"] for c in columns_of(final).values())
+    assert columns_of(final) == {}  # the game is over: the board is the picture above
     learned = next(f for f in final.embeds[0].fields if f.name == "What I learned")
     assert "column" in learned.value and "cell" not in learned.value
     assert_true(stored(db_path, w.guild.id))
@@ -98,7 +99,7 @@ async def test_a_game_lost_to_the_bot_on_the_5x4_board(world):
         result = await drop(w, w.alice, column)
     final = w.channel.last_message
     assert board_of(final, 5)[::5] == "XXXX" and "I win" in final.embeds[0].description
-    assert len(columns_of(final)) == 5
+    assert columns_of(final) == {}  # no column to play any more, nor buttons for them
 
 
 async def test_a_full_column_is_refused_privately_and_its_button_is_off(world):
@@ -140,7 +141,7 @@ async def test_a_member_game_of_connect4_is_watched_and_learned_from(world, db_p
         w.channel, "connect4 challenge", opponent=w.bob, first="me", board="4x4"
     )
     invitation = result.response.message
-    assert "Connect Four 4×4 challenge" in invitation.embeds[0].title
+    assert "Connect Four (4×4) challenge" in invitation.embeds[0].title
     assert "(🔴)" in invitation.embeds[0].description
     accepted = await w.bob.click(invitation, custom_id=button(invitation, "Accept"))
     assert not accepted.ephemeral
@@ -174,7 +175,7 @@ async def test_stats_and_leaderboard_are_per_game(world):
         await drop(w, w.alice, 2)
     stats = await w.alice.slash(w.channel, "connect4 stats", board="4x4")
     embed = stats.response.embeds[0]
-    assert "Connect Four 4×4" in embed.title
+    assert "Connect Four (4×4)" in embed.title
     fields = {f.name: f.value for f in embed.fields}
     assert int(fields["Lessons learned"]) > 0 and "When I play 🔴 (first)" in fields
     assert "1 game" in fields["This server"]
@@ -183,7 +184,7 @@ async def test_stats_and_leaderboard_are_per_game(world):
     assert tic_fields["Lessons learned"] == "0"
     assert tic_fields["This server"] == "No games against me yet."
     other = await w.alice.slash(w.channel, "connect4 stats", board="5x4")
-    assert "Connect Four 5×4" in other.response.embeds[0].title
+    assert "Connect Four (5×4)" in other.response.embeds[0].title
     board = await w.alice.slash(w.channel, "connect4 leaderboard", board="4x4")
     assert f"<@{w.alice.id}>" in board.response.embeds[0].description
     empty = await w.alice.slash(w.channel, "ttt leaderboard")
@@ -221,12 +222,12 @@ async def test_admin_reset_of_connect4_forgets_only_its_memory_even_after_a_rest
     await play_line(w, w.alice, [1, 4, 7])
     tic = stored(db_path, w.guild.id, "tictactoe")
     question = await w.admin.slash(w.channel, "ttt-admin reset", game="connect4")
-    assert question.ephemeral and "Connect Four 4×4 lesson" in question.response.content
+    assert question.ephemeral and "Connect Four (4×4) lesson" in question.response.content
     await w.env.restart_bot(new_bot())  # the question's game rides on its buttons
     label = question.response.message.components[0].children[0].label
-    assert label.startswith("Forget ") and label.endswith(" Connect Four 4×4 lessons")
+    assert label.startswith("Forget ") and label.endswith(" Connect Four (4×4) lessons")
     done = await w.admin.click(question.response.message, label=label)
-    assert "Connect Four 4×4 lessons" in done.response.content
+    assert "Connect Four (4×4) lessons" in done.response.content
     assert stored(db_path, w.guild.id) == [] and stored(db_path, w.guild.id, "tictactoe") == tic
 
 
@@ -267,7 +268,7 @@ async def test_admin_training_of_connect4_shows_progress_and_saves_only_true_les
     )
     assert not started.ephemeral, started.response.content
     title = started.response.embeds[0].title
-    assert title == "🏋️ Training at Connect Four 4×4 against a random player"
+    assert title == "🏋️ Training at Connect Four (4×4) against a random player"
     done = await until(w, started.response.message.id, "✅ Done: 3,000 games")
     facts = stored(db_path, w.guild.id)
     assert f"Lessons: 0 → **{len(facts):,}**" in done.embeds[0].description

@@ -126,7 +126,7 @@ def test_a_long_result_is_wrapped_and_cut_and_the_words_are_in_the_language():
     step = game_picture.RESULT_SIZE + 14
     assert long.height == short.height + (game_picture.RESULT_LINES - 1) * step
     german = words("connect4-7x6", NAMES, N_("It's a draw."), 20, "de")
-    assert german.title == "Vier gewinnt 7×6" and german.result == ["Unentschieden."]
+    assert german.title == "Vier gewinnt (7×6)" and german.result == ["Unentschieden."]
     assert german.legend == "Aus Zug 21 habe ich etwas gelernt."
     # Japanese in Japanese (IPAexGothic, the learning curve's font): never empty boxes
     japanese = words("connect4-7x6", NAMES, N_("It's a draw."), 20, "ja")
@@ -134,3 +134,24 @@ def test_a_long_result_is_wrapped_and_cut_and_the_words_are_in_the_language():
     assert "教訓" in japanese.legend and japanese.title == "四目並べ 7×6"
     assert words("tictactoe", NAMES, "Adaの勝ち。", None, "ja").result == ["Adaの勝ち。"]
     assert words("tictactoe", NAMES, "🎉 Ada wins!", None, "en-US").result == ["Ada wins!"]
+
+
+@pytest.mark.parametrize(
+    ("game", "moves"),
+    [("connect4", (1, 0, 1, 0, 1, 0, 1)), ("tictactoe", (0, 1, 3, 2, 6))],
+)
+def test_the_winning_line_is_drawn_in_squares_as_the_board_draws_it(game, moves):
+    """Issue 35: the Share picture marks the winning four (tic-tac-toe: three), as the
+    board in Discord does (🟥 🟨, ❎): a square's corner is its mark's colour, a disc's
+    or a lone mark's is not."""
+    _, image = picture(game, moves, result="Ada won.")
+    layout = Layout(game)
+    cells = cells_played(game, moves)
+    winning = game_picture.winning_cells(game, moves)
+    assert len(winning) == (4 if game == "connect4" else 3)
+    for index, cell in enumerate(cells):
+        x0, _y0, _x1, y1 = layout.box(cell)  # the bottom left: a number sits top left
+        corner = (round(x0 + layout.cell * 0.16), round(y1 - layout.cell * 0.16))
+        red = close(image.getpixel(corner), colour(game_picture.X_COLOUR))
+        assert red == (cell in winning), (index, cell)
+    assert game_picture.winning_cells("connect4", (0, 1, 2)) == frozenset()  # no winner

@@ -212,7 +212,7 @@ async def test_a_rematch_between_members_invites_the_same_member_the_sides_swapp
     assert not asked.ephemeral, asked.response.content
     rematch = w.channel.last_message
     assert rematch.content == w.alice.mention  # the same member, pinged
-    assert "Connect Four 4×4 challenge" in rematch.embeds[0].title
+    assert "Connect Four (4×4) challenge" in rematch.embeds[0].title
     assert f"<@{w.bob.id}> moves first" in rematch.embeds[0].description  # swapped
 
 

@@ -104,3 +104,19 @@ async def test_boards_leave_nothing_behind_in_discord_py(world, simcord_bot):
     store = simcord_bot._connection._view_store
     assert store._dynamic_items  # the live bot's store: its other buttons are registered
     assert not store._synced_message_views and not any(store._views.values())
+
+
+def test_the_classic_boards_lately_speaks_from_the_players_side():
+    """Issue 35: "12 games against me: 12 losses" (the players') beside "I lost 0 of the
+    last 12 games" (the bot's). Every figure of stats is the players'."""
+    from cogs.render.scores import lately_text
+    from gameflow.scores import ClassicFigures
+    from i18n import ENGLISH, LANGUAGES
+
+    lately = ClassicFigures(by_post_mortem=20, by_rules=3, recent_losses=0, recent_games=12)
+    assert lately_text(lately, False, ENGLISH) == "members won 0 of the last 12 games"
+    assert lately_text(lately, True, ENGLISH) == "you won 0 of the last 12 games"  # own bot
+    german = lately_text(lately, False, LANGUAGES["de"])
+    assert german == "Siege der Mitglieder in den letzten Partien: 0 von 12"
+    none = ClassicFigures(0, 0, 0, 0)
+    assert lately_text(none, False, ENGLISH) == "no game against me yet"

@@ -83,10 +83,8 @@ async def test_a_tictactoe_game_is_replayed_step_by_step_with_its_lesson(world, 
     # the move the bot learned from is its 3, move 4: the lesson the store credits the game
     finished = await stored(db_path, game_of(board))
     assert len(finished.facts) == len(lessons) >= 1
-    assert lessons[4] == (
-        "Here I played the top-right corner (3). You then had a winning reply, so I learned "
-        "that it loses here."
-    )
+    # the step's line says which move it was; the lesson says what it does, and why
+    assert lessons[4] == "🚫 This move loses. You then had a winning reply."
     back = await step(w.bob, await step(w.bob, replay, "⏮️"), LAST)
     assert board_of(back) == "XOOX..X.."
 
@@ -106,16 +104,18 @@ async def test_a_connect_four_game_is_replayed_and_its_lessons_are_the_stored_on
     board = w.channel.last_message
     game = await stored(db_path, game_of(board))
     replay = await open_replay(w.alice, board)
-    assert replay.embeds[0].title == "Connect Four 4×4: replay"
+    assert replay.embeds[0].title == "Connect Four (4×4): replay"
     taught = 0
     for n in range(1, len(game.game.moves) + 1):
         replay = await step(w.alice, replay, "▶️")
         assert f"**Move {n} of {len(game.game.moves)}**" in replay.embeds[0].description
         rows = replay.embeds[0].description.split("\n\n")[0]
         assert rows.count("⚪") == 16 - n  # the board drawn as the game's board is
-        if learned(replay) is not None:  # about the column dropped in at that move
-            taught += 1
-            assert f"column {game.game.moves[n - 1] + 1}" in learned(replay).split(".")[0]
+        if learned(replay) is not None:  # about the column dropped in at that move, which
+            taught += 1  # the step's line names, and the lesson never again
+            assert f"column {game.game.moves[n - 1] + 1}." in replay.embeds[0].description
+            assert "column" not in learned(replay).split("\n")[0]
+            assert learned(replay).startswith(("🟩 This move wins.", "🚫 This move loses."))
     assert result is not None and game.facts  # a game played out teaches the bot
     assert taught == len(lessons_by_step(game.game.game, game.game.moves, game.facts)) >= 1
 
@@ -137,7 +137,7 @@ async def test_a_game_between_members_is_replayed_with_both_names(world, db_path
     replay = await step(w.alice, replay, LAST)
     assert board_of(replay) == "XXXOO...."
     assert f"<@{w.alice.id}> won." in replay.embeds[0].description
-    assert learned(replay) == "Here ❌ played the top-right corner (3), and it wins: I learned it."
+    assert learned(replay) == "🟩 This move wins."
 
 
 async def test_only_the_asker_sees_a_replay_and_a_restart_keeps_boards_and_replays_working(
@@ -163,10 +163,10 @@ async def test_history_lists_the_games_and_its_menu_opens_a_replay(world):
     history = await w.bob.slash(w.channel, "ttt history", member=w.alice)
     assert history.ephemeral
     lines = history.response.embeds[0].description.splitlines()
-    assert (
-        lines[2].startswith("1. <t:") and "Tic-tac-toe vs me, learning level: **lost**" in lines[2]
-    )
-    assert "**won** · 📘 taught me" in lines[3]
+    # the result straight after the game, the level after whom: never "level: **lost**"
+    assert lines[2].startswith("1. <t:")
+    assert "Tic-tac-toe: **lost** against me (learning level)" in lines[2]
+    assert "Tic-tac-toe: **won** against me (learning level) · 📘 taught me" in lines[3]
     menu = history.response.message
     chosen = await w.bob.select(menu, [menu.components[0].children[0].options[1].value])
     assert (
@@ -240,7 +240,8 @@ async def test_in_a_dm_history_is_the_players_own_games_with_their_own_bot(world
     for cell in (1, 4, 7):
         result = await alice.slash("ttt move", cell=cell)
     history = await alice.slash("ttt history")
-    assert history.ephemeral and "Tic-tac-toe vs me" in history.response.embeds[0].description
+    told = history.response.embeds[0].description
+    assert history.ephemeral and "Tic-tac-toe: **won** against me" in told
     replay = await open_replay(alice, result.response.message)
     assert "**The start**" in replay.embeds[0].description
     refused = await alice.slash("ttt history", member=world.bob)

@@ -37,9 +37,9 @@ async def test_a_lost_7x6_game_says_looking_back_then_the_lesson_in_one_edit(
     final = w.channel.last_message
     # one edit of the final board, made while it said it was looking back
     assert edits == ["🔍 looking back at this game…"]
-    lesson = review_field(final)
-    assert lesson.startswith("I looked back: my move ") and "From there you could force" in lesson
-    assert lesson.endswith("I won't play it there again.")
+    lesson = review_field(final)  # in a line, its move counted as the game counts them
+    assert lesson.startswith("At move ") and " and lost: column " in lesson
+    assert lesson.endswith("I won't play it there again.") and "From there" not in lesson
     game = await simcord_bot.service.store.game(game_id)
     assert game.review == "done" and game.message_id == final.id
 
@@ -54,6 +54,18 @@ async def play_to_the_end(start, move, service):
     return result
 
 
+async def lose_a_classic_game(member, channel, service, env):
+    """A 7×6 game in ``channel`` that the bot (first) loses to ``member``'s perfect moves,
+    its post-mortem shown: the final board."""
+    await play_to_the_end(
+        lambda: member.slash(channel, "connect4 play", board="7x6", first="bot"),
+        lambda column: member.slash(channel, "connect4 move", column=column),
+        service,
+    )
+    await env.settle()
+    return channel.last_message
+
+
 async def test_a_game_in_a_dm_with_the_bot_gets_its_lesson_too(world, simcord_bot):
     alice = world.alice.user
     result = await play_to_the_end(
@@ -63,7 +75,7 @@ async def test_a_game_in_a_dm_with_the_bot_gets_its_lesson_too(world, simcord_bo
     )
     await world.env.settle()
     lesson = review_field(result.response.message)
-    assert lesson is not None and lesson.startswith("I looked back: my move ")
+    assert lesson is not None and lesson.startswith("At move ")
 
 
 async def test_without_the_solver_the_final_board_says_it_learns_by_the_rules(world, simcord_bot):
@@ -102,5 +114,5 @@ async def test_a_review_cut_short_by_a_restart_runs_again_and_edits_its_board(
     assert len(restarted.service.reviews.recovered) == 1
     await w.env.settle()
     lesson = review_field(message_by_id(w.channel, board.id))
-    assert lesson.startswith("I looked back: my move ")
+    assert lesson.startswith("At move ")
     assert await restarted.service.store.pending_reviews() == []

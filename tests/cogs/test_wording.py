@@ -19,7 +19,7 @@ async def test_the_footer_names_the_game_and_board_and_invites_at_zero(world, si
     await win_once(w)
     four = len(await simcord_bot.service.memory(w.guild.id, "connect4"))
     board = w.channel.last_message.embeds[0]
-    assert board.footer.text == f"I know {four} Connect Four 4×4 lessons here."
+    assert board.footer.text == f"I know {four} Connect Four (4×4) lessons here."
     await w.env.advance_time(61)  # a minute's allowance of public posts
     fresh = await w.alice.slash(w.channel, "connect4 play", board="5x4")
     assert fresh.response.embeds[0].footer.text == "Nothing learned here yet: beat me to teach me."

@@ -56,3 +56,26 @@ async def test_a_game_that_needs_no_review_is_never_pending(store):  # noqa: F81
     await store.finish_game(game.id, 1, [], [3], "abandoned", now=2.0, game=CLASSIC)
     assert await store.pending_reviews() == []
     assert (await store.game(game.id)).review is None
+
+
+async def test_a_review_stores_its_curve_point_at_its_own_game(store):  # noqa: F811
+    """Issue 35: a post-mortem's lessons land after its game's point; its point is stored
+    with its facts, at its game's count, so the curve credits the game that taught."""
+    from data import Snapshot
+
+    game = await store.start_game(1, 10, 100, "X", [], now=1.0, game=CLASSIC)
+    await store.finish_game(
+        game.id, 1, [], [3, 3], "player_won", [(_after(3), "loss", None)], now=2.0,
+        snapshot=Snapshot(1, None, None), game=CLASSIC, review=True,
+    )  # fmt: skip
+    facts = [(_after(3), "loss", 7), (_after(2), "win", 12)]
+    await store.finish_review(
+        game.id, 1, facts, now=3.0, game=CLASSIC, snapshot=Snapshot(2, None, None)
+    )
+    points = await store.curve(1, game=CLASSIC)
+    assert [(p.games, p.lessons) for p in points] == [(1, 1), (1, 2)]  # both at game 1
+    with pytest.raises(StaleGameError):  # a second run writes no point either
+        await store.finish_review(
+            game.id, 1, facts, now=4.0, game=CLASSIC, snapshot=Snapshot(9, None, None)
+        )
+    assert len(await store.curve(1, game=CLASSIC)) == 2

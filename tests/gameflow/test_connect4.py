@@ -68,12 +68,12 @@ async def test_a_full_column_is_refused_naming_the_free_ones(service):
 
 async def test_one_game_per_channel_across_both_games(service):
     await service.start(GUILD, CHANNEL, ALICE, bot_first=False, game=FOUR)
-    with pytest.raises(GameError, match=r"already have a game of Connect Four 4×4.*/connect4"):
+    with pytest.raises(GameError, match=r"have a game of Connect Four \(4×4\).*/connect4"):
         await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
     with pytest.raises(GameError, match="already playing in this channel"):
         await service.start(GUILD, CHANNEL, BOB, bot_first=False)
     # a tic-tac-toe move into a Connect Four game is refused, and the reverse
-    with pytest.raises(GameError, match=r"is Connect Four 4×4: play it with `/connect4 move`"):
+    with pytest.raises(GameError, match=r"is Connect Four \(4×4\): play it with `/connect4 move`"):
         await service.move(CHANNEL, ALICE, 1, command="/ttt")
     await service.start(GUILD, OTHER_CHANNEL, BOB, bot_first=False)
     with pytest.raises(GameError, match=r"is Tic-tac-toe: play it with `/ttt move`"):

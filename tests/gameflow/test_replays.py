@@ -5,7 +5,7 @@ import pytest
 import engine
 from engine import LOSS, WIN, Mark
 from gameflow import GameError
-from gameflow.replays import GONE, NOT_HERE, lessons_by_step
+from gameflow.replays import GONE, NOT_HERE, lessons_by_step, marked_move
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
 
@@ -80,3 +80,48 @@ def test_a_post_mortems_lessons_sit_at_the_position_they_value():
     lesson, others = found[3]
     assert (lesson.move, lesson.mover, lesson.outcome, lesson.plies) == (3, Mark.X, LOSS, 9)
     assert [(o.move, o.outcome) for o in others] == [(0, WIN), (6, LOSS)]
+
+
+def stored_post_mortem(moves, bot):
+    """A 7×6 game's post-mortem facts as the store keeps them: (position, outcome, plies)."""
+    rules = engine.get_game("connect4-7x6")
+    spelled = {}
+    for before in [rules.empty, *rules.replay(moves)[:-1]]:
+        for _move, child, key in rules.moves(before) or ():
+            spelled[key] = rules.spell(child)
+    return [(spelled[k], o, p) for k, o, p in engine.post_mortem("connect4-7x6", moves, bot)]
+
+
+def classic_game(moves, bot_mark):
+    from gameflow import Game
+
+    return Game(1, GUILD, 2, ALICE, bot_mark, tuple(moves), "player_won", None, 0.0,
+                kind="connect4-7x6")  # fmt: skip
+
+
+def test_the_picture_rings_the_post_mortems_move_or_none():
+    """Issue 35: on 7×6 the picture rang the bot's first losing move, almost always its
+    first; it rings the move the board's lesson names, and nothing when the bot played
+    every move as well as it could."""
+    from engine.solver import best_columns
+
+    rules = engine.get_game("connect4-7x6")
+    opening = rules.play(rules.empty, 0)  # X opens in column 1: the bot (O) can win
+    scores = engine.solver.score_all(opening)
+    worse = next(c for c, score in scores.items() if score is not None and score[0] == "loss")
+    moves, code = [0, worse], rules.play(opening, worse)
+    while rules.moves(code) is not None:
+        moves.append(best_columns(code)[0])
+        code = rules.play(code, moves[-1])
+    facts = stored_post_mortem(moves, Mark.O)
+    game = classic_game(moves, Mark.O)
+    lessons = lessons_by_step("connect4-7x6", moves, facts)
+    assert marked_move(game, lessons, facts) == 1  # move 2, the replay's step 2
+    # perfect play on both sides: the bot (O) loses, as it must, and made no mistake
+    perfect, code = [], rules.empty
+    while rules.moves(code) is not None:
+        perfect.append(best_columns(code)[0])
+        code = rules.play(code, perfect[-1])
+    facts = stored_post_mortem(perfect, Mark.O)
+    lessons = lessons_by_step("connect4-7x6", perfect, facts)
+    assert lessons and marked_move(classic_game(perfect, Mark.O), lessons, facts) is None
