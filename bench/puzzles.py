@@ -149,7 +149,7 @@ async def posing_costs(
                 opponent_id=None if mark is not None else 200,
                 kind=CLASSIC,
             )
-            await puzzles.cut(record, [(*fact, "") for fact in facts])
+            await puzzles.cut(record, facts)
         originals = await store.fresh_puzzles(GUILD, CLASSIC, 0, 10_000)
         for copy in range(1, copies):  # the same puzzles again, as many more rows
             await store.add_puzzles(

@@ -134,18 +134,17 @@ def _daily(row) -> DailyPuzzle:
 def forget_puzzler(guild_id: int, player_id: int) -> list[tuple]:
     """The statements that take a member out of a server's puzzles (forget-me): their
     tries and records go, and the puzzles cut from their games no longer name them. Run
-    before their games are deleted."""
+    after their games are deleted."""
     where = (guild_id, player_id)
     return [
         ("DELETE FROM puzzle_tries WHERE guild_id = ? AND member_id = ?", where),
         ("DELETE FROM puzzle_records WHERE guild_id = ? AND member_id = ?", where),
         ("UPDATE puzzles SET player_id = 0 WHERE guild_id = ? AND player_id = ?", where),
         ("UPDATE puzzles SET other_id = 0 WHERE guild_id = ? AND other_id = ?", where),
-        (
-            "UPDATE puzzles SET game_id = NULL WHERE guild_id = ? AND game_id IN"
-            " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?"
-            " AND opponent_id IS NULL)",
-            (guild_id, *where),
+        (  # their games against the bot are gone
+            "UPDATE puzzles SET game_id = NULL WHERE guild_id = ? AND game_id IS NOT NULL"
+            " AND game_id NOT IN (SELECT id FROM games WHERE guild_id = ?)",
+            (guild_id, guild_id),
         ),
     ]
 

@@ -72,7 +72,6 @@ class ServerQueries:
         where = (guild_id, player_id)
         await self._write(
             [
-                *forget_puzzler(guild_id, player_id),  # before their games go
                 (
                     "UPDATE facts SET game_id = NULL WHERE guild_id = ? AND game_id IN"
                     " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?"
@@ -101,6 +100,7 @@ class ServerQueries:
                     where,
                 ),
                 ("UPDATE trainings SET ended_by = NULL WHERE guild_id = ? AND ended_by = ?", where),
+                *forget_puzzler(guild_id, player_id),
             ]
         )
         return forgotten

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import engine
@@ -37,7 +37,7 @@ from i18n import N_
 from .errors import GameError
 from .game import Game
 from .memories import ServerMemories
-from .postmortem import PostMortemWorker, ReviewedFact
+from .postmortem import PostMortemWorker
 
 log = logging.getLogger(__name__)
 
@@ -194,11 +194,11 @@ class Puzzles:
         return self.worker.available
 
     # --- cutting ----------------------------------------------------------------
-    async def cut(self, game: Game, facts: list[ReviewedFact]) -> int:
+    async def cut(self, game: Game, facts: Sequence[tuple]) -> int:
         """Keep the puzzles of a game whose post-mortem was just stored (``facts``: all it
-        proved, so a column of a studied position without a fact is a draw); return how
-        many it gave."""
-        known = {key: (outcome, plies) for key, outcome, plies, _position in facts}
+        proved, each starting ``(key, outcome, plies)``, so a column of a studied position
+        without a fact is a draw); return how many it gave."""
+        known = {fact[0]: (fact[1], fact[2]) for fact in facts}  # key, outcome, plies
         bot = game.bot_mark if game.vs_bot else None
         new = cut_game(
             game.kind, game.id, game.moves, bot, game.member_playing, game.result,

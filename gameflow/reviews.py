@@ -21,7 +21,7 @@ from engine import Mark, Verdict
 
 from .game import Game
 from .memories import ServerMemories
-from .postmortem import PostMortemWorker, ReviewedFact, WorkerGone
+from .postmortem import PostMortemWorker, WorkerGone
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Reviews:
         self._tasks: dict[int, asyncio.Task[ReviewOutcome]] = {}
         # called with each game and its post-mortem's facts once they are stored (the
         # puzzles are cut from them: gameflow.puzzles)
-        self.reviewed: list[Callable[[Game, list[ReviewedFact]], Awaitable[object]]] = []
+        self.reviewed: list[Callable[[Game, list], Awaitable[object]]] = []
         self.recovered: list[int] = []  # games whose review was picked up again at start
 
     def needed(self, game: Game, result: str) -> bool:
