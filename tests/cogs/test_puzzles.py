@@ -325,3 +325,21 @@ async def test_the_daily_puzzle_is_posted_once_a_day_across_restarts(world, db_p
     off = await w.admin.slash(w.channel, "ttt-admin settings", no_daily_puzzle=True)
     field = next(f for f in off.response.message.embeds[0].fields if f.name == "🧩 Daily puzzle")
     assert field.value.startswith("Off")
+
+
+async def test_without_the_solver_puzzles_are_posed_and_answered_but_not_played_out(
+    world, db_path, simcord_bot
+):
+    from tests.cogs.test_bad_input import forged_click
+
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    simcord_bot.service.reviews.worker.available = False  # as TTT_SOLVER=off makes it
+    message = await posed(db_path, w.bob, w.channel)
+    answered = await w.bob.click(message, custom_id=column_button(message, 1))
+    labels = [b.label for row in answered.response.message.components for b in row.children]
+    assert labels == ["Next puzzle"]  # no Show me
+    shown = await forged_click(
+        w, w.bob, answered.response.message, f"ttt-puzzle:{puzzle_id(message)}:s1"
+    )
+    assert shown.ephemeral and "the solver is not installed" in shown.response.content
