@@ -109,8 +109,30 @@ def padding(count: int, taken: set[int], seed: int) -> list[tuple[str, str, int]
     return made[:count]
 
 
+async def stored_games(store: Store, games: list[tuple], copies: int) -> int:
+    """Each game stored ``copies`` times as finished and looked back at; how many."""
+    stored = 0
+    for copy in range(copies):
+        for n, (moves, mark, _facts, _cuts) in enumerate(games):
+            channel = 1000 + copy * len(games) + n
+            bot = (mark or Mark.O).name
+            record = await store.start_game(
+                GUILD, channel, 100, bot, [], now=1.0, game=CLASSIC,
+                opponent_id=None if mark is not None else 200,
+            )  # fmt: skip
+            result = "player_won" if RULES.winner(RULES.replay(moves)[-1]) else "draw"
+            if mark is None and result == "player_won" and len(moves) % 2 == 0:
+                result = "opponent_won"
+            await store.finish_game(
+                record.id, GUILD, [], moves, result, now=2.0, game=CLASSIC, review=True
+            )
+            await store.finish_review(record.id, GUILD, [], now=3.0, game=CLASSIC)
+            stored += 1
+    return stored
+
+
 async def posing_costs(
-    games: list[tuple], facts_wanted: int, copies: int, asks: int, seed: int
+    games: list[tuple], facts_wanted: int, copies: int, asks: int, seed: int, old_copies: int = 10
 ) -> dict:
     """Posing puzzles on a server of ``facts_wanted`` facts (see the module's docstring)."""
     from bench.loop import StallProbe
@@ -175,6 +197,14 @@ async def posing_costs(
         total = await store.count_puzzles(GUILD, CLASSIC)
         memory = await service.memories.get(GUILD, CLASSIC)  # loaded once, as a busy bot has it
         freeze_start_up_objects()
+        # the games looked back at before puzzles existed, gone through once (an upgrade)
+        old = await stored_games(store, games, old_copies)
+        with StallProbe() as probe:
+            probe.take()
+            started = time.perf_counter()
+            await puzzles.catch_up(GUILD)
+            caught_up = time.perf_counter() - started
+            catch_up_stall = probe.take()
         puzzle_embed(await puzzles.pose(GUILD, 1), ENGLISH).to_dict()  # the first words said
         rng = random.Random(seed)
         timings, held = [], 0.0
@@ -193,6 +223,9 @@ async def posing_costs(
         facts_held = len(memory)
         await store.close()
     return {
+        "old": old,
+        "caught_up": caught_up,
+        "catch_up_stall": catch_up_stall,
         "facts": facts_held,
         "puzzles": total,
         "p50": percentile(timings, 0.5),
@@ -242,6 +275,10 @@ def print_puzzle_costs(
         f"({gave[1]} from {between}); made in {time.perf_counter() - started:.0f} s"
     )
     r = asyncio.run(posing_costs(bot_games + member_games, facts, copies, asks, seed))
+    print(
+        f"going through {r['old']:,} games looked back at before puzzles (once per server): "
+        f"{r['caught_up']:.2f} s, longest loop stall meanwhile {r['catch_up_stall']:.1f} ms"
+    )
     print(
         f"posing a puzzle ({r['asks']:,} asked) on a server of {r['facts']:,} facts and "
         f"{r['puzzles']:,} puzzles: p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
