@@ -20,7 +20,7 @@ from discord.ext import commands, tasks
 from gameflow import GameError, GameService
 from gameflow.places import is_own_bot
 from gameflow.puzzles import CLASSIC, Puzzles, TooFewPuzzles, check_board
-from i18n import N_, language
+from i18n import N_, Language, language
 
 from .places import place, place_name
 from .render.puzzle import (
@@ -268,7 +268,7 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
             log.warning("could not update the daily puzzle of server %s", guild_id, exc_info=True)
 
     # --- records ------------------------------------------------------------------
-    async def records(self, guild_id: int, member_id: int, lang) -> tuple[str, str]:
+    async def records(self, guild_id: int, member_id: int, lang: Language) -> tuple[str, str]:
         """The puzzles' field of ``/connect4 stats``: the member's record and the server's."""
         member, server, count = await self.puzzles.standings(guild_id, member_id)
         return records_field(member_id, member, server, count, self.puzzles.today(), lang)

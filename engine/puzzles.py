@@ -24,7 +24,7 @@ from . import solver
 from .games import Game, Mark, get_game
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
-KINDS = ("win", "hold")  # to play and win; the only move that holds
+# a puzzle's kinds: "win" (to play and win), "hold" (the only move that does not lose)
 # A puzzle is about what can be seen: a win within this many plies, or a hold where
 # another column loses that soon. The opening's long wins (column 4 on the empty board
 # wins in 41 plies) are theory, not puzzles.
@@ -155,13 +155,8 @@ def forced_line(game: str | Game, moves: list[int], answer: int) -> list[int]:
     return line
 
 
-def mover_of(ply: int) -> Mark:
-    return Mark.X if ply % 2 == 0 else Mark.O
-
-
 __all__ = [
     "DRAW",
-    "KINDS",
     "LOSS",
     "MAX_PLIES",
     "WIN",
@@ -171,6 +166,5 @@ __all__ = [
     "column_values",
     "cuts_of_game",
     "forced_line",
-    "mover_of",
     "studied_plies",
 ]

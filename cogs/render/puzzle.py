@@ -16,7 +16,7 @@ import discord
 
 from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark
-from engine.puzzles import DRAW, LOSS, WIN, Value
+from engine.puzzles import LOSS, WIN, Value
 from gameflow.puzzles import Answered, Posed, Solution
 from i18n import ENGLISH, N_, Language
 
@@ -408,7 +408,6 @@ def puzzle_leaderboard_embed(
 
 
 __all__ = [
-    "DRAW",
     "PUZZLE_CLICK",
     "answer_embed",
     "answer_view",
