@@ -32,6 +32,7 @@ from dotenv import load_dotenv
 
 from cogs import Admin, Table
 from cogs.pictures import Pictures
+from cogs.puzzles import PuzzleDesk
 from cogs.replies import NOTHING_CHANGED, Refusal, past_deadline, refuse
 from cogs.translator import CatalogTranslator
 from data import SchemaTooNewError, Shards, Store, StoreOpenError
@@ -278,6 +279,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         )
         await self.add_cog(table)
         await self.add_cog(Admin(self, self.service))
+        await self.add_cog(PuzzleDesk(self, self.service))
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
 

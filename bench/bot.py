@@ -328,12 +328,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only-replays", action="store_true", help="only the replays and history figures"
     )
+    parser.add_argument(
+        "--only-puzzles", action="store_true", help="only the puzzles' figures (bench/puzzles.py)"
+    )
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < args.servers or args.think < 0:
         parser.error("need at least 1 server, at least one game per server, and think >= 0")
 
     if args.only_replays:
         print_replay_costs(args.history)
+        return
+    if args.only_puzzles:
+        from bench.puzzles import print_puzzle_costs
+
+        print_puzzle_costs()
         return
     print(f"{args.servers} servers, {args.games} games, one SQLite file (WAL), one process;"
           f" synchronous={SYNCHRONOUS} unless named")  # fmt: skip
@@ -373,6 +381,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"drawing the curve's picture (500 points, in a thread): first {first:.0f} ms "
           f"(importing matplotlib), then {again:.0f} ms (median of 5)")  # fmt: skip
     print_replay_costs(args.history)
+    from bench.puzzles import print_puzzle_costs
+
+    print_puzzle_costs()
 
 
 if __name__ == "__main__":

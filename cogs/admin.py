@@ -4,40 +4,35 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
-from gameflow import GameError, GameService, ImportPlan, TrainingRun
+from gameflow import GameError, GameService, ImportPlan
 from gameflow.brain import IMPORT_LIMITS, check_file_size
-from i18n import N_, Language, Nn_
+from i18n import N_, Nn_
 
+from .admin_training import CancelTrainingButton, Trainings
 from .boards import look_of
 from .faces import GAME_NAMES
 from .questions import AnswerButton, Questions
 from .render import (
     brain_change_text,
-    interrupted_training_embed,
     memory_file_name,
     settings_embed,
-    training_embed,
 )
+from .render.puzzle import daily_field
 from .replies import (
     CheckingShown,
-    acknowledge,
     answer,
     in_time,
     private,
-    public,
     refuse,
-    server_language,
     update,
 )
 from .server_tools import ChannelId, manager
 from .table import Table
-from .ticks import Ticks
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +56,10 @@ OPPONENTS = [
     app_commands.Choice(name="a teacher who plays the lines that beat me", value="teacher"),
 ]
 
+BOTH_DAILY = N_(
+    "Give either `daily_puzzle` (a channel) or `no_daily_puzzle`, not both: nothing was changed."
+)
+
 
 def which_game(command):
     """The "game" option of a command that works on one memory, every game and board named
@@ -69,44 +68,6 @@ def which_game(command):
     return app_commands.describe(
         game="Which game's memory: Tic-tac-toe (the default), Connect Four (7×6, 4×4 or 5×4)"
     )(command)
-
-
-class CancelTrainingButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-train:cancel:(?P<run>[0-9]+)"
-):
-    """Stops a training; any admin may press it, also after a restart (it then says the
-    run is no longer going)."""
-
-    def __init__(self, run_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=f"ttt-train:cancel:{run_id}",
-                label="Cancel training",  # said in the channel's language by cancel_view
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-        self.run_id = run_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> CancelTrainingButton:
-        return cls(int(match["run"]))
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await manager(interaction)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        admin: Admin = interaction.client.get_cog("Admin")
-        await admin.cancel_training(interaction, self.run_id)
-
-
-def cancel_view(run_id: int, lang: Language) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    button = CancelTrainingButton(run_id)
-    button.item.label = lang.t("Cancel training")
-    view.add_item(button)
-    return view
 
 
 @app_commands.guild_only()
@@ -121,21 +82,16 @@ class Admin(
         self.bot = bot
         self.service = service
         self.questions = Questions()
-        # Trainings whose progress messages this process keeps up to date: run -> message,
-        # and the language it speaks (the server's)
-        self._shown: dict[TrainingRun, tuple[discord.PartialMessage, Language]] = {}
-        self._showing = Ticks(name="showing trainings")  # in the log only
+        self.trainings = Trainings(bot, service)  # their progress messages and Cancel
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(AnswerButton, CancelTrainingButton)
-        await self._report_interrupted_trainings()
-        self.show_trainings.start()
+        await self.trainings.load()
 
     async def cog_unload(self) -> None:
         self.questions.close()
-        self.show_trainings.cancel()
-        self.service.trainer.stop_all()  # marked interrupted at the next start-up
+        self.trainings.close()
         self.bot.remove_dynamic_items(AnswerButton, CancelTrainingButton)
 
     # --- commands -----------------------------------------------------------------
@@ -300,6 +256,8 @@ class Admin(
         allow_channel="Let games start in this channel; once one is allowed, only those may",
         disallow_channel="Stop new games from starting in this channel",
         every_channel="True lets games start in every channel again",
+        daily_puzzle="Post a Connect Four puzzle in this channel every day",
+        no_daily_puzzle="True stops the daily puzzle",
     )
     async def settings(
         self,
@@ -308,33 +266,53 @@ class Admin(
         allow_channel: ChannelId | None = None,
         disallow_channel: ChannelId | None = None,
         every_channel: bool = False,
+        daily_puzzle: ChannelId | None = None,
+        no_daily_puzzle: bool = False,
     ) -> None:
         if not await manager(interaction):
             return
-        settings = await in_time(
-            interaction,
-            self.service.settings.change(
-                interaction.guild_id,
+        if daily_puzzle is not None and no_daily_puzzle:
+            await refuse(interaction, BOTH_DAILY)
+            return
+        guild_id = interaction.guild_id
+        puzzles = self.bot.get_cog("Puzzles").puzzles
+
+        async def changed():
+            if daily_puzzle is not None or no_daily_puzzle:
+                await puzzles.set_daily(guild_id, daily_puzzle)
+            settings = await self.service.settings.change(
+                guild_id,
                 timeout_minutes=timeout,
                 allow_channel=allow_channel,
                 disallow_channel=disallow_channel,
                 every_channel=every_channel,
-            ),
-            private=True,
-        )
-        if settings is not None:
-            changed = timeout is not None or allow_channel or disallow_channel or every_channel
+            )
+            return settings, await puzzles.daily(guild_id)
+
+        shown = await in_time(interaction, changed(), private=True)
+        if shown is not None:
+            settings, daily = shown
+            asked = (
+                timeout is not None
+                or allow_channel
+                or disallow_channel
+                or every_channel
+                or daily_puzzle
+                or no_daily_puzzle
+            )
             lang = private(interaction)
+            embed = settings_embed(
+                settings,
+                self.service.settings.timeout_seconds(guild_id),
+                interaction.guild.name,
+                lang,
+            )
+            embed.insert_field_at(2, **daily_field(daily, lang), inline=False)
             await answer(
                 interaction,
                 private=True,
-                content=lang.t("✅ Saved.") if changed else None,
-                embed=settings_embed(
-                    settings,
-                    self.service.settings.timeout_seconds(interaction.guild_id),
-                    interaction.guild.name,
-                    lang,
-                ),
+                content=lang.t("✅ Saved.") if asked else None,
+                embed=embed,
             )
 
     @app_commands.command(name="end-game", description="End a stuck game; nothing is learned")
@@ -390,81 +368,8 @@ class Admin(
         games: app_commands.Range[int, 1, 1_000_000],
         game: str = TICTACTOE,
     ) -> None:
-        if not await manager(interaction):
-            return
-        run = await in_time(
-            interaction,
-            self.service.trainer.start(
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                opponent,
-                games,
-                game,
-            ),
-        )
-        if run is None:
-            return
-        lang = public(interaction)
-        try:
-            message_id = await answer(
-                interaction,
-                embed=training_embed(run.progress(), lang),
-                view=cancel_view(run.run_id, lang),
-            )
-            await self.service.trainer.attach_message(run, message_id)
-            run.start()
-        except BaseException:
-            run.stop()
-            raise
-        # The interaction's token lasts 15 minutes; the channel message can be edited for longer.
-        channel = self.bot.get_partial_messageable(interaction.channel_id)
-        self._shown[run] = channel.get_partial_message(message_id), lang
-
-    @tasks.loop(seconds=0.5)
-    async def show_trainings(self) -> None:
-        """Save and show what each training reported since the last look. A round that
-        fails (the database unreachable) is skipped: the next tick tries again."""
-        with self._showing.round():
-            await self._show_trainings()
-
-    async def _show_trainings(self) -> None:
-        for run, (message, lang) in list(self._shown.items()):
-            progress = await run.poll()
-            if progress is None:
-                continue
-            running = progress.state == "running"
-            if not running:
-                del self._shown[run]
-            try:
-                await message.edit(
-                    embed=training_embed(progress, lang),
-                    view=cancel_view(run.run_id, lang) if running else None,
-                )
-            except discord.HTTPException as error:  # deleted, or no access: it trains on
-                log.warning("could not show training %s: %s", run.run_id, error)
-
-    async def cancel_training(self, interaction: discord.Interaction, run_id: int) -> None:
-        run = self.service.trainer.running(interaction.guild_id)
-        if run is None or run.run_id != run_id:
-            await refuse(interaction, N_("That training is no longer running."))
-        elif not run.cancel(interaction.user.id):
-            await refuse(interaction, N_("That training is already stopping."))
-        else:  # the progress message shows the end
-            await acknowledge(interaction)
-
-    async def _report_interrupted_trainings(self) -> None:
-        for record in await self.service.trainer.recover():
-            if record.message_id is None:
-                continue
-            channel = self.bot.get_partial_messageable(record.channel_id)
-            try:
-                lang = server_language(self.bot, record.guild_id)
-                await channel.get_partial_message(record.message_id).edit(
-                    embed=interrupted_training_embed(record, lang), view=None
-                )
-            except discord.HTTPException as error:
-                log.warning("could not mark training %s as interrupted: %s", record.id, error)
+        if await manager(interaction):
+            await self.trainings.start(interaction, opponent, games, game)
 
     # --- answers ------------------------------------------------------------------
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:

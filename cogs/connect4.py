@@ -11,12 +11,38 @@ checks that they name every board and its width).
 
 from __future__ import annotations
 
+import discord
+from discord import app_commands
+
+from gameflow.puzzles import PUZZLE_GAMES
 from i18n import N_
 
-from .game_commands import GameFace
+from .game_commands import GameFace, Host
 
 # each board as members type it, and its game; the first is the default
 BOARDS = {"7x6": "connect4-7x6", "4x4": "connect4", "5x4": "connect4-5x4"}
+# the boards with puzzles (the classic board's: see gameflow.puzzles)
+PUZZLE_BOARDS = [
+    app_commands.Choice(name=size, value=size)
+    for size, game in BOARDS.items()
+    if game in PUZZLE_GAMES
+]
+
+
+def extras(table: Host) -> list[app_commands.Command]:
+    @app_commands.command(
+        name="puzzle",
+        description="A puzzle from this server's games: find the only winning column "
+        "(only you see it)",
+    )
+    @app_commands.describe(board="The board: 7x6, the classic board (the minis have none)")
+    @app_commands.choices(board=PUZZLE_BOARDS)
+    async def puzzle(interaction: discord.Interaction, board: str = PUZZLE_BOARDS[0].value) -> None:
+        desk = interaction.client.get_cog("Puzzles")
+        await desk.pose(interaction, BOARDS.get(board, board))
+
+    return [puzzle]
+
 
 CONNECT4 = GameFace(
     group="connect4",
@@ -36,4 +62,5 @@ CONNECT4 = GameFace(
         "history.board": "Which board's games (every board if left out)",
     },
     title=N_("Connect Four, every board"),
+    extras=extras,
 )

@@ -20,6 +20,7 @@ from discord import app_commands
 
 from gameflow import GameService
 from gameflow.game import TITLES
+from gameflow.puzzles import PUZZLE_GAMES
 from i18n import N_, Msg
 
 from .challenges import ChallengeDesk
@@ -46,6 +47,8 @@ RANKINGS = [
     Choice(name="wins against me", value="wins"),
     Choice(name="games played", value="games"),
 ]
+# a game with puzzles ranks by them too (cogs.puzzles)
+PUZZLE_RANKING = Choice(name="puzzles solved (7x6)", value="puzzles")
 
 # installable to a server, and to a member's own account: then usable in DMs, group DMs
 # and servers that have not added the bot (see cogs.places)
@@ -167,10 +170,18 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         name="brain", description="See, privately, what I know about a position"
     )
 
+    rankings = RANKINGS + [PUZZLE_RANKING] * any(b in PUZZLE_GAMES for b in boards.values())
+
     def leaderboard_options(command):
-        return app_commands.choices(by=RANKINGS)(
+        return app_commands.choices(by=rankings)(
             app_commands.describe(by="What to rank members by")(command)
         )
+
+    async def leaderboard_of(interaction: discord.Interaction, by: str, game: str) -> None:
+        if by == "puzzles":  # the puzzle records: their own cog's
+            await interaction.client.get_cog("Puzzles").show_leaderboard(interaction, game)
+        else:
+            await table.show_leaderboard(interaction, by, game)
 
     stats_options = app_commands.describe(
         member="Whose record to show beside the server's (yours if left out)"
@@ -254,7 +265,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         @group.command(name="leaderboard", description=texts["leaderboard"])
         @leaderboard_options
         async def leaderboard(interaction: discord.Interaction, by: str = "lessons") -> None:
-            await table.show_leaderboard(interaction, by, game)
+            await leaderboard_of(interaction, by, game)
 
         @group.command(name="stats", description=texts["stats"])
         @stats_options
@@ -284,7 +295,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             by: str = "lessons",
             board: str = choices[0].value,
         ) -> None:
-            await table.show_leaderboard(interaction, by, board_game(board))
+            await leaderboard_of(interaction, by, board_game(board))
 
         @group.command(name="stats", description=texts["stats"])
         @app_commands.describe(board=texts["board"])

@@ -15,6 +15,7 @@ from discord import app_commands
 from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
 from gameflow.brain import EXAMPLES
 from gameflow.places import is_own_bot
+from gameflow.puzzles import PUZZLE_GAMES
 from gameflow.running import no_game_here
 from i18n import N_, Language
 
@@ -244,6 +245,12 @@ class GameRequests:
         # outside a server, the player's own bot (None: see stats_embed)
         server = None if is_own_bot(guild_id) else place_name(interaction, lang)
         embed = stats_embed(stats, player, server, game, asker_id=interaction.user.id, lang=lang)
+        puzzles = self.bot.get_cog("Puzzles")
+        if puzzles is not None and game in PUZZLE_GAMES:  # the puzzle records, beside
+            field = await in_time(interaction, puzzles.records(guild_id, player.id, lang))
+            if field is None:
+                return
+            embed.add_field(name=field[0], value=field[1], inline=False)
         png = await in_time(interaction, self._curve_png(guild_id, server, game, lang))
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)
             await answer(interaction, embed=embed)

@@ -12,7 +12,7 @@ from discord.ext import commands
 from gameflow import GameService
 from i18n import language
 
-from .render import WELCOME
+from .render import WELCOME, WELCOME_PUZZLES
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +62,9 @@ class ServerEvents:
         if hello_in is None:
             return
         try:
+            lang = language(guild.preferred_locale)
             await hello_in.send(
-                language(guild.preferred_locale).say(WELCOME),
+                f"{lang.say(WELCOME)} {lang.say(WELCOME_PUZZLES)}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:  # no access after all: nobody is the worse

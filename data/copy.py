@@ -40,6 +40,12 @@ TABLES: dict[str, str] = {
     "player_counts": "guild_id, game, player_id, games, bot_wins, bot_losses, draws, unfinished,"
     " lessons, games_at, wins_at, lessons_at, member_games, member_wins, member_losses,"
     " member_draws, learning_wins",
+    "puzzles": "id, guild_id, game, key, moves, kind, answer, draws, game_id, player_id,"
+    " other_id, found, beat_bot, played_at, line",
+    "puzzle_tries": "guild_id, member_id, puzzle_id, posed_at, answer, solved",
+    "puzzle_records": "guild_id, game, member_id, solved, tried, streak, day, solved_at",
+    "daily_puzzles": "guild_id, channel_id, day, puzzle_id, message_id, solved, tried",
+    "puzzle_scans": "guild_id, game, scanned_to",
 }
 
 
@@ -56,7 +62,9 @@ async def copy_database(source: Store, target: Store) -> dict[str, int]:
         marks = ", ".join("?" * len(columns.split(",")))
         statements.append((f"INSERT INTO {table} ({columns}) VALUES ({marks})", Rows(rows)))
         copied[table] = len(rows)
-    statements += target._driver.after_copy(["games", "trainings", "curve", "challenges"])
+    statements += target._driver.after_copy(
+        ["games", "trainings", "curve", "challenges", "puzzles"]
+    )
     await target._write(statements)
     return copied
 

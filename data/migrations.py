@@ -556,6 +556,76 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " WHERE opponent_id IS NOT NULL",
         "CREATE INDEX facts_by_game_id ON facts (game_id) WHERE game_id IS NOT NULL",
     ),
+    (
+        # Puzzles cut from a server's 7x6 games (data/puzzles.py): one per position (its
+        # canonical code), the moves that reached it, its only answer and the columns its
+        # post-mortem proved draws; who was to move there (NULL: the bot; 0: forgotten)
+        """
+    CREATE TABLE puzzles (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: buttons name it
+        guild_id  INTEGER NOT NULL,
+        game      TEXT    NOT NULL,
+        key       INTEGER NOT NULL,
+        moves     TEXT    NOT NULL,
+        kind      TEXT    NOT NULL CHECK (kind IN ('win', 'hold')),
+        answer    INTEGER NOT NULL,
+        draws     INTEGER NOT NULL,
+        game_id   INTEGER,
+        player_id INTEGER,
+        other_id  INTEGER,
+        found     INTEGER NOT NULL,
+        beat_bot  INTEGER NOT NULL,
+        played_at REAL    NOT NULL,
+        line      TEXT,  -- the solution played out, once "Show me" worked it out
+        UNIQUE (guild_id, game, key)
+    )""",
+        "CREATE INDEX puzzles_by_preference ON puzzles (guild_id, game, beat_bot, played_at, id)",
+        # who was posed which puzzle, and their first answer (the one that counts)
+        """
+    CREATE TABLE puzzle_tries (
+        guild_id  INTEGER NOT NULL,
+        member_id INTEGER NOT NULL,
+        puzzle_id INTEGER NOT NULL,
+        posed_at  REAL    NOT NULL,
+        answer    INTEGER,
+        solved    INTEGER,
+        PRIMARY KEY (member_id, puzzle_id)
+    ) WITHOUT ROWID""",
+        "CREATE INDEX puzzle_tries_by_guild ON puzzle_tries (guild_id, member_id)",
+        "CREATE INDEX puzzle_tries_by_puzzle ON puzzle_tries (puzzle_id)",
+        # solved, tried and the streak, per member and (member 0) per server
+        """
+    CREATE TABLE puzzle_records (
+        guild_id  INTEGER NOT NULL,
+        game      TEXT    NOT NULL,
+        member_id INTEGER NOT NULL,
+        solved    INTEGER NOT NULL,
+        tried     INTEGER NOT NULL,
+        streak    INTEGER NOT NULL,
+        day       INTEGER NOT NULL,  -- days since the epoch (UTC) of the last answer
+        solved_at REAL    NOT NULL,  -- the last solve: ties on the leaderboard
+        PRIMARY KEY (guild_id, game, member_id)
+    ) WITHOUT ROWID""",
+        # a server's daily puzzle: its channel (NULL: off) and the day it last posted
+        """
+    CREATE TABLE daily_puzzles (
+        guild_id   INTEGER PRIMARY KEY,
+        channel_id INTEGER,
+        day        INTEGER NOT NULL,
+        puzzle_id  INTEGER,
+        message_id INTEGER,
+        solved     INTEGER NOT NULL,
+        tried      INTEGER NOT NULL
+    )""",
+        # how far a server's games looked back at before puzzles existed were gone through
+        """
+    CREATE TABLE puzzle_scans (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        scanned_to INTEGER NOT NULL,  -- the last game id gone through
+        PRIMARY KEY (guild_id, game)
+    ) WITHOUT ROWID""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

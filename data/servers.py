@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import astuple
 
 from .games import RUNNING
+from .puzzles import PUZZLE_TABLES, forget_puzzler
 from .shards import Query, Shards, _owned
 from .stats import MemberRecord, Record
 
@@ -24,6 +25,7 @@ SERVER_TABLES = (
     "challenges",
     "trainings",
     "departures",
+    *PUZZLE_TABLES,
 )
 
 
@@ -98,6 +100,7 @@ class ServerQueries:
                     where,
                 ),
                 ("UPDATE trainings SET ended_by = NULL WHERE guild_id = ? AND ended_by = ?", where),
+                *forget_puzzler(guild_id, player_id),
             ]
         )
         return forgotten

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from .challenges import ChallengeQueries
 from .games import GameQueries
 from .memory import MemoryQueries
+from .puzzles import PuzzleQueries
 from .servers import ServerQueries
 from .settings import SettingsQueries
 from .sqlite import SYNCHRONOUS, SQLiteDriver
@@ -37,6 +38,7 @@ class Store(
     ChallengeQueries,
     TrainingQueries,
     SettingsQueries,
+    PuzzleQueries,
 ):
     """Every query the bot makes, on a driver that speaks to one database: SQLite
     (:class:`SQLiteDriver`, the embedded default). The SQL is written once, with ``?``

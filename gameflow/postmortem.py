@@ -51,6 +51,13 @@ def _post_mortem(game: str, moves: list[int], bot: int | None) -> list[ReviewedF
     ]
 
 
+def _forced_line(game: str, moves: list[int], answer: int) -> list[int]:
+    """In the worker: a puzzle's solution played out (:func:`engine.puzzles.forced_line`)."""
+    from engine.puzzles import forced_line
+
+    return forced_line(game, moves, answer)
+
+
 def solver_switched_on() -> bool:
     """Whether this bot may use the solver: bitbully importable, and not switched off."""
     return os.environ.get(SOLVER_SWITCH, "").lower() != "off" and solver.solver_available()
@@ -77,20 +84,28 @@ class PostMortemWorker:
         """The proven facts of a finished game's post-mortem (``bot``: its mark, or
         ``None`` for a game between members, both sides). Raises :class:`WorkerGone` if
         the process died meanwhile: the next call starts another."""
+        return await self._run(_post_mortem, game, list(moves), bot)
+
+    async def forced_line(self, game: str, moves: tuple[int, ...], answer: int) -> list[int]:
+        """A puzzle's solution: its ``answer`` after ``moves``, then perfect play to the
+        end, in the worker (under the same time limit as a post-mortem). Raises
+        :class:`WorkerGone` if the process died meanwhile."""
+        return await self._run(_forced_line, game, list(moves), answer)
+
+    async def _run(self, work, *args):
+        """``work(*args)`` in the worker process, one at a time, within :attr:`seconds`."""
         if not self.available:
             raise solver.SolverUnavailable("the solver is not available to this bot")
         async with self._turn:
             if self._pool is None:
                 self._pool = worker.pool_of_one(_start)
             pool = self._pool
-            running = asyncio.get_running_loop().run_in_executor(
-                pool, _post_mortem, game, list(moves), bot
-            )
+            running = asyncio.get_running_loop().run_in_executor(pool, work, *args)
             try:
                 return await asyncio.wait_for(running, self.seconds)
             except TimeoutError:
                 self._stop(pool)
-                raise WorkerGone(f"the post-mortem took over {self.seconds:g} s") from None
+                raise WorkerGone(f"the solver took over {self.seconds:g} s") from None
             except BrokenProcessPool as error:
                 self._stop(pool)
                 raise WorkerGone(str(error)) from None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import engine
@@ -55,6 +55,9 @@ class Reviews:
         self.clock = clock
         self.worker = worker
         self._tasks: dict[int, asyncio.Task[ReviewOutcome]] = {}
+        # called with each game and its post-mortem's facts once they are stored (the
+        # puzzles are cut from them: gameflow.puzzles)
+        self.reviewed: list[Callable[[Game, list], Awaitable[object]]] = []
         self.recovered: list[int] = []  # games whose review was picked up again at start
 
     def needed(self, game: Game, result: str) -> bool:
@@ -132,7 +135,7 @@ class Reviews:
     async def _review(self, game: Game) -> ReviewOutcome:
         bot = None if not game.vs_bot else int(game.bot_mark)
         facts = await self.worker.post_mortem(game.kind, game.moves, bot)
-        new = 0
+        new, stored = 0, False
         # Nothing is written if another process stored it first (the same facts, proven
         # the same) or if the game is gone (its server's data, or its player, deleted
         # meanwhile); the error leaves `changing`, which then drops what the cache took.
@@ -148,7 +151,12 @@ class Reviews:
                     # the curve's point at this game: no ways to count on this board
                     snapshot=Snapshot(len(memory), None, None) if added else None,
                 )
-                new = added
+                new, stored = added, True
+        for listener in self.reviewed if stored else ():
+            try:
+                await listener(game, facts)
+            except Exception:  # the lesson is stored; only what is made of it is missed
+                log.warning("could not use the post-mortem of game %s", game.id, exc_info=True)
         verdict = (
             engine.describe_post_mortem(
                 game.kind, list(game.moves), [fact[:3] for fact in facts], Mark(bot)

@@ -12,7 +12,7 @@ from .admin import (
     training_embed,
 )
 from .common import COLOURS, NEUTRAL, duration_text
-from .help import WELCOME, help_embed
+from .help import WELCOME, WELCOME_PUZZLES, help_embed
 from .play import board_embed, board_view, brain_embed, cell_click
 from .scores import forgotten_lines, leaderboard_embed, stats_embed
 
@@ -20,6 +20,7 @@ __all__ = [
     "COLOURS",
     "NEUTRAL",
     "WELCOME",
+    "WELCOME_PUZZLES",
     "board_embed",
     "board_view",
     "brain_change_text",

@@ -3,6 +3,10 @@ mentions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import discord
+
 from i18n import ENGLISH, Language
 
 TICTACTOE = "tictactoe"
@@ -48,3 +52,26 @@ def sentences(parts: list[str], lang: Language = ENGLISH) -> str:
 
 def mention(user_id: int | None) -> str:
     return f"<@{user_id}>"
+
+
+def step_buttons(step: int, last: int, custom_id: Callable[[int, str], str]) -> list[dict]:
+    """⏮ ◀ ▶ ⏭ over steps 0 to ``last`` (a replay's, a puzzle's solution), each naming the
+    step it shows through ``custom_id(step, how)``; those going nowhere are disabled."""
+    buttons = []
+    for how, emoji, to in (
+        ("first", "⏮️", 0),
+        ("back", "◀️", step - 1),
+        ("next", "▶️", step + 1),
+        ("last", "⏭️", last),
+    ):
+        to = max(0, min(to, last))
+        buttons.append(
+            {
+                "type": 2,
+                "style": discord.ButtonStyle.secondary.value,
+                "emoji": {"id": None, "name": emoji},
+                "custom_id": custom_id(to, how),
+                "disabled": to == step,
+            }
+        )
+    return buttons

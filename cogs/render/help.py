@@ -13,6 +13,8 @@ WELCOME = N_(
     "minis 4×4 and 5×4), and I learn from every game I lose, so this server will teach me. "
     "Start with `/ttt play` or `/connect4 play`; `/ttt help` shows the rest."
 )
+# said after the welcome: what the server's games become once I have looked back at them
+WELCOME_PUZZLES = N_("The 7×6 games I look back at become puzzles for you: `/connect4 puzzle`.")
 HOW_I_LEARN = N_(
     "I know only the rules. When I lose, I remember the position that cost me the game, "
     "proven, and never walk into it again: every server teaches its own bot, until nobody "
@@ -45,12 +47,19 @@ PLAYER_COMMANDS = (
     (("brain",), N_("privately, what I know about a position")),
     (("history",), N_("privately, your last games; pick one to watch it again, move by move")),
     (
+        ("/connect4 puzzle",),
+        N_(
+            "privately, a puzzle cut from this server's 7×6 games: find the only column "
+            "that wins (or holds)"
+        ),
+    ),
+    (
         ("/ttt forget-me",),
         N_("delete your games and records here, of tic-tac-toe and Connect Four"),
     ),
 )
 ADMIN_COMMANDS = (
-    (("/ttt-admin settings",), N_("where games may start, and the idle timeout")),
+    (("/ttt-admin settings",), N_("where games may start, the idle timeout, a daily puzzle")),
     (("/ttt-admin train",), N_("train me against a practice opponent while games go on")),
     (("/ttt-admin export · import",), N_("move my memory between servers, proof-checked")),
     (("/ttt-admin reset · end-game",), N_("forget what I learned, or end a stuck game")),

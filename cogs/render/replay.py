@@ -22,7 +22,7 @@ from gameflow.replays import Learned, ReplayStep
 from i18n import ENGLISH, N_, Language, Msg, Nn_
 
 from ..boards import look_of
-from .common import COLOURS, NEUTRAL, listed, mention, sentences
+from .common import COLOURS, NEUTRAL, listed, mention, sentences, step_buttons
 from .play import LEVEL_NAMES, BoardView
 
 REPLAY_CLICK = re.compile(
@@ -232,24 +232,7 @@ def replay_view(shown: ReplayStep, lang: Language = ENGLISH) -> BoardView:
     """⏮ ◀ ▶ ⏭, each naming the step it shows (those going nowhere are disabled), and
     Share, which posts the game's picture for the channel."""
     prefix = f"ttt-replay:{shown.game.id}:"
-    last = shown.total
-    buttons = []
-    for how, emoji, step in (
-        ("first", "⏮️", 0),
-        ("back", "◀️", shown.step - 1),
-        ("next", "▶️", shown.step + 1),
-        ("last", "⏭️", last),
-    ):
-        step = max(0, min(step, last))
-        buttons.append(
-            {
-                "type": 2,
-                "style": discord.ButtonStyle.secondary.value,
-                "emoji": {"id": None, "name": emoji},
-                "custom_id": f"{prefix}{step}:{how}",
-                "disabled": step == shown.step,
-            }
-        )
+    buttons = step_buttons(shown.step, shown.total, lambda step, how: f"{prefix}{step}:{how}")
     share = {
         "type": 2,
         "style": discord.ButtonStyle.primary.value,

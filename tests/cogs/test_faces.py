@@ -25,7 +25,7 @@ def test_each_face_gets_its_own_group_with_the_shared_commands_then_its_extras()
     groups = [game_group(face, None) for face in FACES]  # read, never run
     assert [g.name for g in groups] == ["ttt", "connect4"]
     assert [c.name for c in groups[0].commands] == [*shared, "help", "forget-me"]
-    assert [c.name for c in groups[1].commands] == shared
+    assert [c.name for c in groups[1].commands] == [*shared, "puzzle"]
     for face, group in zip(FACES, groups, strict=True):
         move = group.get_command("move")
         assert [p.display_name for p in move.parameters] == [face.move]

@@ -1,0 +1,302 @@
+"""Puzzles in Discord: ``/connect4 puzzle`` (private), its column buttons, Show me and Next
+puzzle, the daily post of a server that asked for one, and the puzzle records in stats
+and on the leaderboard. Thin: parse, call the game flow (:mod:`gameflow.puzzles`), draw
+(:mod:`cogs.render.puzzle`).
+
+Every button names its puzzle (see :data:`cogs.render.puzzle.PUZZLE_CLICK`), so a puzzle,
+its solution and a daily post go on working after a restart. The daily post is claimed in
+the store before it is posted, so a restart (or another process) never posts it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import discord
+from discord.ext import commands, tasks
+
+from gameflow import GameError, GameService
+from gameflow.places import is_own_bot
+from gameflow.puzzles import CLASSIC, Puzzles, TooFewPuzzles, check_board
+from i18n import N_, Language, language
+
+from .places import place, place_name
+from .render.puzzle import (
+    PUZZLE_CLICK,
+    answer_embed,
+    answer_view,
+    columns_view,
+    daily_embed,
+    puzzle_embed,
+    puzzle_leaderboard_embed,
+    records_field,
+    solution_embed,
+    solution_view,
+    too_few_text,
+)
+from .replies import answer, in_time, private, public, refuse, update
+from .ticks import Ticks
+
+log = logging.getLogger(__name__)
+
+DAILY_SECONDS = 60.0  # how often the servers whose daily puzzle is due are looked for
+COUNT_EDIT_SECONDS = 2.0  # answers to a daily post within this long make one edit of it
+
+NOT_A_BUTTON = N_("That button is not one of mine. `/connect4 puzzle` gives you a puzzle.")
+OUTSIDE_SERVERS = N_(
+    "The leaderboard ranks a server's members. Outside a server you solve your own bot's "
+    "puzzles: `/connect4 stats` shows your record."
+)
+
+
+class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=PUZZLE_CLICK.pattern):
+    """A puzzle's column, Show me's steps, Next puzzle (see :mod:`cogs.render.puzzle`)."""
+
+    def __init__(self, custom_id: str, puzzle_id: int, what: str, number: str) -> None:
+        # the label is only what discord.py needs to route a click: puzzles draw their own
+        super().__init__(discord.ui.Button(custom_id=custom_id, label="Puzzle"))
+        self.puzzle_id, self.what, self.number = puzzle_id, what, number
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PuzzleButton:
+        return cls(item.custom_id, int(match["puzzle"]), match["what"], match["number"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk: PuzzleDesk = interaction.client.get_cog("Puzzles")
+        await desk.on_click(interaction, self.puzzle_id, self.what, self.number)
+
+
+class PuzzleDesk(commands.Cog, name="Puzzles"):
+    """Posing, answering and showing puzzles; the daily post; the records."""
+
+    def __init__(
+        self, bot: commands.Bot, service: GameService, *, daily_seconds: float = DAILY_SECONDS
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.puzzles = Puzzles.of(service)
+        self.daily.change_interval(seconds=daily_seconds)
+        self._dailies = Ticks(name="the daily puzzle")  # in the log only
+        self._recount: dict[int, asyncio.Task] = {}  # daily posts waiting for their edit
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PuzzleButton)
+        self.daily.start()
+
+    async def cog_unload(self) -> None:
+        self.daily.cancel()
+        for task in self._recount.values():
+            task.cancel()
+        self.bot.remove_dynamic_items(PuzzleButton)
+
+    # --- /connect4 puzzle ---------------------------------------------------------
+    async def pose(self, interaction: discord.Interaction, game: str) -> None:
+        """A private puzzle for the asker (outside servers, from their own bot)."""
+        try:
+            check_board(game)
+        except GameError as error:
+            await refuse(interaction, error.message)
+            return
+        here = place(interaction)
+        posed = await in_time(interaction, self._posed(here, interaction.user.id), private=True)
+        if posed is None:
+            return
+        lang = private(interaction)
+        if isinstance(posed, TooFewPuzzles):
+            await answer(
+                interaction,
+                private=True,
+                content=too_few_text(posed.have, posed.lessons, is_own_bot(here), lang),
+            )
+            return
+        await answer(
+            interaction,
+            private=True,
+            embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
+            view=columns_view(posed, "c"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _posed(self, here: int, member_id: int):
+        try:
+            return await self.puzzles.pose(here, member_id, CLASSIC)
+        except TooFewPuzzles as few:  # said in full, not as a refusal
+            return few
+
+    # --- buttons --------------------------------------------------------------------
+    async def on_click(
+        self, interaction: discord.Interaction, puzzle_id: int, what: str, number: str
+    ) -> None:
+        if what in "cd" and number.isdigit() and int(number) >= 1:
+            await self._answer(interaction, puzzle_id, int(number) - 1, daily=what == "d")
+        elif what == "s" and number.isdigit():
+            await self._show(interaction, puzzle_id, int(number))
+        elif what == "n" and not number:
+            await self._next(interaction)
+        else:  # a forged id: no such button
+            await refuse(interaction, NOT_A_BUTTON)
+
+    async def _answer(
+        self, interaction: discord.Interaction, puzzle_id: int, column: int, *, daily: bool
+    ) -> None:
+        """A column given: on a private puzzle, its message becomes the answer; on the
+        daily post, the answer is a private message of its own, and the post's count is
+        brought up to date."""
+        answered = await in_time(
+            interaction,
+            self.puzzles.answer(place(interaction), interaction.user.id, puzzle_id, column),
+            private=daily,
+        )
+        if answered is None:
+            return
+        lang = private(interaction)
+        shown = {
+            "embed": answer_embed(answered, lang),
+            "view": answer_view(puzzle_id, self.puzzles.solver, lang),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if daily:
+            await answer(interaction, private=True, **shown)
+            if answered.first and interaction.message is not None:
+                self._recount_later(interaction.guild_id, interaction.message)
+        else:
+            await update(interaction, **shown)
+
+    async def _show(self, interaction: discord.Interaction, puzzle_id: int, step: int) -> None:
+        """Show me, and its ⏮ ◀ ▶ ⏭: the solution at a step (worked out in the solver's
+        worker the first time)."""
+        shown = await in_time(
+            interaction, self.puzzles.solution(place(interaction), puzzle_id, step)
+        )
+        if shown is not None:
+            lang = private(interaction)
+            await update(
+                interaction, embed=solution_embed(shown, lang), view=solution_view(shown, lang)
+            )
+
+    async def _next(self, interaction: discord.Interaction) -> None:
+        """Next puzzle: the message becomes another puzzle."""
+        here = place(interaction)
+        posed = await in_time(interaction, self._posed(here, interaction.user.id))
+        if posed is None:
+            return
+        lang = private(interaction)
+        if isinstance(posed, TooFewPuzzles):
+            await refuse(
+                interaction, too_few_text(posed.have, posed.lessons, is_own_bot(here), lang)
+            )
+            return
+        await update(
+            interaction,
+            embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
+            view=columns_view(posed, "c"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    # --- the daily puzzle -----------------------------------------------------------
+    @tasks.loop(seconds=DAILY_SECONDS)
+    async def daily(self) -> None:
+        """Post the daily puzzle of every server (of this process) whose day has come. A
+        round that fails (the database unreachable) is skipped: the next tick tries again."""
+        with self._dailies.round():
+            await self._post_dailies()
+
+    @daily.before_loop
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def _post_dailies(self) -> None:
+        today = self.puzzles.today()
+        for due in await self.service.store.dailies_due(today, self.service.shards):
+            guild = self.bot.get_guild(due.guild_id)
+            if guild is None:  # not in that server (now): it may not post there
+                continue
+            posed = await self.puzzles.daily_pick(due.guild_id)
+            if posed is None:  # too few puzzles yet: looked for again at the next tick
+                continue
+            table = self.bot.get_cog("TicTacToe")
+            me = self.bot.user.id
+            at = discord.utils.utcnow().timestamp()
+            if table.posting.wait(due.channel_id, me, at):  # never more than the limit
+                continue
+            if not await self.service.store.claim_daily(due.guild_id, today, posed.puzzle.id):
+                table.posting.settle(due.channel_id, me, at, posted=False)
+                continue  # another process (or an earlier round) posted it
+            lang = language(guild.preferred_locale)
+            channel = self.bot.get_partial_messageable(due.channel_id, guild_id=due.guild_id)
+            try:
+                message = await channel.send(
+                    embed=daily_embed(posed, 0, 0, lang),
+                    view=columns_view(posed, "d"),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException as error:  # deleted, or no access: tomorrow again
+                table.posting.settle(due.channel_id, me, at, posted=False)
+                log.warning("could not post the daily puzzle of server %s: %s", guild.id, error)
+                continue
+            table.posting.settle(due.channel_id, me, at, posted=True)
+            await self.service.store.set_daily_message(due.guild_id, today, message.id)
+
+    def _recount_later(self, guild_id: int, message: discord.Message) -> None:
+        """Bring a daily post's count up to date soon: answers that come together make one
+        edit."""
+        if message.id in self._recount:
+            return
+        task = asyncio.get_running_loop().create_task(self._recount_post(guild_id, message))
+        self._recount[message.id] = task
+        task.add_done_callback(lambda _: self._recount.pop(message.id, None))
+
+    async def _recount_post(self, guild_id: int, message: discord.Message) -> None:
+        await asyncio.sleep(COUNT_EDIT_SECONDS)
+        try:
+            daily = await self.service.store.daily_puzzle(guild_id)
+            if daily is None or daily.message_id != message.id or daily.puzzle_id is None:
+                return  # an older day's post: its count stays as it was that day
+            posed = await self.puzzles.posed(guild_id, daily.puzzle_id)
+            guild = self.bot.get_guild(guild_id)
+            lang = language(guild.preferred_locale if guild is not None else None)
+            await message.edit(
+                embed=daily_embed(posed, daily.solved, daily.tried, lang),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except Exception:  # the answers are counted; only the post's figure lags
+            log.warning("could not update the daily puzzle of server %s", guild_id, exc_info=True)
+
+    # --- records ------------------------------------------------------------------
+    async def records(self, guild_id: int, member_id: int, lang: Language) -> tuple[str, str]:
+        """The puzzles' field of ``/connect4 stats``: the member's record and the server's."""
+        member, server, count = await self.puzzles.standings(guild_id, member_id)
+        return records_field(member_id, member, server, count, self.puzzles.today(), lang)
+
+    async def show_leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """``/connect4 leaderboard by:puzzles``: the server's top solvers, for the channel."""
+        table = self.bot.get_cog("TicTacToe")
+        if interaction.guild_id is None:
+            await refuse(interaction, OUTSIDE_SERVERS)
+            return
+        try:
+            check_board(game)
+        except GameError as error:
+            await refuse(interaction, error.message)
+            return
+        if not await table.may_post(interaction):
+            return
+        ranked = await in_time(
+            interaction, self.puzzles.leaderboard(interaction.guild_id, interaction.user.id, game)
+        )
+        if ranked is None:
+            return
+        lang = public(interaction)
+        top, own = ranked
+        await answer(
+            interaction,
+            embed=puzzle_leaderboard_embed(
+                top, own, interaction.user.id, place_name(interaction, lang), lang
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

@@ -1,0 +1,170 @@
+"""Puzzles cut from the classic board's proven facts (Connect Four 7×6).
+
+A puzzle is a position where the player to move has exactly one winning column ("to play
+and win"), or, where no column wins, exactly one that does not lose ("find the only move
+that holds"). Every column of it is proven: a win or a loss with its plies to the end (a
+fact of the memory), or a draw, which no memory keeps, known only because a post-mortem
+valued every column of that position (its facts then hold every column that is not a
+draw: ``draws`` names the others, as a bit per column).
+
+A position whose answer is forced by what is on the board right now is left out: the
+only win completes four at once, or every other column lets the opponent complete four
+at once (a block). Those need no thought; a puzzle does.
+
+Everything here is a plain function over ints and tuples; :func:`forced_line` calls the
+solver, so the bot runs it in the solver's worker process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from . import solver
+from .games import Game, Mark, get_game
+
+WIN, LOSS, DRAW = "win", "loss", "draw"
+# a puzzle's kinds: "win" (to play and win), "hold" (the only move that does not lose)
+# A puzzle is about what can be seen: a win within this many plies, or a hold where
+# another column loses that soon. The opening's long wins (column 4 on the empty board
+# wins in 41 plies) are theory, not puzzles.
+MAX_PLIES = 14
+
+# a column's proven value for the player who drops it: (outcome, plies to the end after
+# it, None for a draw)
+Value = tuple[str, int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A puzzle found in a game: the position before move ``ply`` (0-based), its kind,
+    its only answer (a column, 0-based), and the columns proven draws (a bit each)."""
+
+    ply: int
+    kind: str
+    answer: int
+    draws: int
+
+
+def classify(values: dict[int, Value]) -> tuple[str, int] | None:
+    """A position's kind and its answer from every legal column's value, or ``None`` if
+    it is not a puzzle (no single answer, or an answer forced by the board)."""
+    wins = [column for column, (outcome, _) in values.items() if outcome == WIN]
+    if len(wins) == 1:
+        kind, answer = "win", wins[0]
+    elif not wins:
+        holds = [column for column, (outcome, _) in values.items() if outcome == DRAW]
+        if len(holds) != 1:
+            return None
+        kind, answer = "hold", holds[0]
+    else:
+        return None
+    others = [value for column, value in values.items() if column != answer]
+    if not others:
+        return None  # one column left: nothing to find
+    if kind == "win" and not 0 < values[answer][1] <= MAX_PLIES:
+        return None  # four in a row at once, or a win too far to see
+    losses = [plies for outcome, plies in others if outcome == LOSS]
+    if kind == "hold" and not (losses and min(losses) <= MAX_PLIES):
+        return None  # nothing near to hold against
+    if all(outcome == LOSS and plies == 1 for outcome, plies in others):
+        return None  # every other column lets the opponent make four at once: a block
+    return kind, answer
+
+
+def column_values(
+    game: Game,
+    code: int,
+    known: Callable[[int], tuple[str, int | None] | None],
+    draws: int = 0,
+) -> dict[int, Value] | None:
+    """Each legal column's value at ``code``: ``known(key)`` gives a fact's outcome and
+    plies (or ``None``), ``draws`` the columns proven draws; ``None`` if a column is
+    neither (not every column is proven)."""
+    values = {}
+    for column, _child, key in game.moves(code) or ():
+        if draws >> column & 1:
+            values[column] = (DRAW, None)
+            continue
+        fact = known(key)
+        if fact is None:
+            return None
+        values[column] = fact
+    return values or None
+
+
+def cuts_of_game(
+    game: str | Game,
+    moves: list[int],
+    studied: Iterable[int],
+    known: Callable[[int], tuple[str, int | None] | None],
+    *,
+    absent_is_draw: bool,
+) -> list[Cut]:
+    """The puzzles in the positions ``studied`` (plies, 0-based) of a game: ``known`` gives
+    each fact; with ``absent_is_draw`` (every column of those positions was valued by a
+    post-mortem whose facts are all in ``known``), a column without a fact is a draw,
+    else the position must have a fact for every column."""
+    game = get_game(game)
+    befores = [game.empty, *game.replay(moves)]
+    cuts = []
+    for ply in sorted(set(studied)):
+        code = befores[ply]
+        legal = game.moves(code)
+        if not legal:
+            continue
+        draws = 0
+        if absent_is_draw:
+            for column, _child, key in legal:
+                if known(key) is None:
+                    draws |= 1 << column
+        values = column_values(game, code, known, draws)
+        found = classify(values) if values else None
+        if found is not None:
+            cuts.append(Cut(ply, found[0], found[1], draws))
+    return cuts
+
+
+def studied_plies(game: str | Game, moves: list[int], bot: Mark | int | None) -> list[int]:
+    """The plies whose positions a post-mortem values (see
+    :func:`engine.postmortem.post_mortem`): the bot's, or every one for a game between
+    members (``bot`` ``None``); none if the bot won."""
+    game = get_game(game)
+    codes = game.replay(moves)
+    if bot is None:
+        return list(range(len(moves)))
+    bot = Mark(bot)
+    if codes and game.winner(codes[-1]) == bot:
+        return []
+    return [ply for ply in range(len(moves)) if ply % 2 == (0 if bot is Mark.X else 1)]
+
+
+def forced_line(game: str | Game, moves: list[int], answer: int) -> list[int]:
+    """The solution of the puzzle after ``moves``: its ``answer``, then perfect play on
+    both sides to the end (the winner's fastest win, the loser's slowest loss; a draw
+    played out), the centre first among equals. Calls the solver: run it in the
+    solver's worker process."""
+    game = get_game(game)
+    code = game.play(game.replay(moves)[-1] if moves else game.empty, answer)
+    line = [answer]
+    centre = {column: rank for rank, column in enumerate(game.order)}
+    while game.moves(code) is not None:
+        best = min(solver.best_columns(code), key=centre.__getitem__)
+        line.append(best)
+        code = game.play(code, best)
+    return line
+
+
+__all__ = [
+    "DRAW",
+    "LOSS",
+    "MAX_PLIES",
+    "WIN",
+    "Cut",
+    "Value",
+    "classify",
+    "column_values",
+    "cuts_of_game",
+    "forced_line",
+    "studied_plies",
+]

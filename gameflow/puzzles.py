@@ -1,0 +1,411 @@
+"""Puzzles from a server's own proven 7×6 lessons: cut from each game the bot looks back at,
+posed to members privately (never the same one twice to a member while the server has
+others), answered, played out ("Show me"), and counted (solved, tried, streaks). No
+Discord.
+
+A puzzle is cut when a post-mortem is stored (:meth:`Puzzles.cut`, called by
+:class:`gameflow.reviews.Reviews`): that post-mortem valued every column of each position
+it studied, so a column without a fact there is a proven draw. Posing one needs no
+solver: every column's value is read from the server's memory (the draws from the puzzle
+itself), and a puzzle the memory no longer proves (after a reset) is dropped. Only "Show
+me" calls the solver, in its worker process, and keeps the line it found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import engine
+from data import Store
+from data.games import ROW_IDS
+from data.puzzles import (
+    DAY,
+    SERVER,
+    DailyPuzzle,
+    NewPuzzle,
+    PuzzleRecord,
+    PuzzleStanding,
+    ReviewedGame,
+)
+from engine import Mark, Memory
+from engine.puzzles import Value, classify, column_values, cuts_of_game, studied_plies
+from i18n import N_
+
+from .errors import GameError
+from .game import Game
+from .memories import ServerMemories
+from .postmortem import PostMortemWorker
+
+log = logging.getLogger(__name__)
+
+CLASSIC = "connect4-7x6"
+PUZZLE_GAMES = (CLASSIC,)  # the boards with puzzles (see the README: why not the minis)
+MIN_PUZZLES = 1  # none: what to do to get some is said instead
+# about one game in this many that the bot looks back at gives a puzzle (bench.bot
+# --only-puzzles counts it on its games): to say how many more lessons are needed
+GAMES_PER_PUZZLE = 5
+CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
+CATCH_UP = 200  # old games read at once when a server's are first gone through
+
+ONLY_7X6 = N_(
+    "Puzzles are cut from what I proved on the classic board, so they are 7×6 only: "
+    "leave out `board`, or choose 7x6."
+)
+GONE = N_("That puzzle is gone: this server's data was deleted or my memory here was reset.")
+NOT_HERE = N_("That puzzle belongs somewhere else: `/connect4 puzzle` gives you one here.")
+NOT_A_COLUMN = N_("That column is not open in this puzzle. Pick one of its buttons.")
+NO_SOLVER = N_(
+    "I can't play the solution out here: the solver is not installed on this bot (its "
+    "answer above is proven all the same)."
+)
+SOLVER_BUSY = N_("I couldn't work the solution out just now. Try Show me again in a minute.")
+
+
+class TooFewPuzzles(GameError):
+    """The server has fewer than :data:`MIN_PUZZLES` puzzles; ``lessons``: about how many
+    more games the bot must look back at."""
+
+    def __init__(self, have: int) -> None:
+        self.have = have
+        self.lessons = (MIN_PUZZLES - have) * GAMES_PER_PUZZLE
+        super().__init__(
+            N_(
+                "I have {have} of the {need} puzzles I need here before I pose them.",
+                have=have,
+                need=MIN_PUZZLES,
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Posed:
+    """A puzzle to show: its record, every column's proven value, and whether the member
+    has met it before (the server has no other new to them)."""
+
+    puzzle: PuzzleRecord
+    values: dict[int, Value]
+    again: bool
+    count: int  # the server's puzzles of that game
+
+    @property
+    def code(self) -> int:
+        rules = engine.get_game(self.puzzle.game)
+        return rules.replay(self.puzzle.moves)[-1] if self.puzzle.moves else rules.empty
+
+    @property
+    def mover(self) -> Mark:
+        return Mark.X if len(self.puzzle.moves) % 2 == 0 else Mark.O
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A member's answer: right or not, the value of the column given and of the answer,
+    whether it was their first (the one that counts), and their record since."""
+
+    posed: Posed
+    column: int
+    right: bool
+    first: bool
+    standing: PuzzleStanding
+
+    @property
+    def given(self) -> Value:
+        return self.posed.values[self.column]
+
+    @property
+    def solution(self) -> Value:
+        return self.posed.values[self.posed.puzzle.answer]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A puzzle's solution at ``step``: 0 is the puzzle's position, n the position after
+    the line's n-th move."""
+
+    posed: Posed
+    line: tuple[int, ...]
+    step: int
+
+    @property
+    def code(self) -> int:
+        rules = engine.get_game(self.posed.puzzle.game)
+        return rules.replay([*self.posed.puzzle.moves, *self.line[: self.step]])[-1]
+
+    @property
+    def played(self) -> int | None:
+        return self.line[self.step - 1] if self.step else None
+
+
+def known_in(memory: Memory) -> Callable[[int], tuple[str, int | None] | None]:
+    """A memory's facts as :func:`engine.puzzles.column_values` reads them."""
+    known, plies = memory.known, memory.plies
+
+    def fact(key: int) -> tuple[str, int | None] | None:
+        value = known(key)
+        if not value:
+            return None
+        return ("win" if value == 1 else "loss", plies(key))
+
+    return fact
+
+
+def proven(puzzle: PuzzleRecord, memory: Memory) -> dict[int, Value] | None:
+    """Every column's value of a puzzle, as the memory proves it now (its draws from the
+    puzzle); ``None`` if it no longer proves this puzzle (a reset forgot it)."""
+    rules = memory.game
+    code = rules.replay(puzzle.moves)[-1] if puzzle.moves else rules.empty
+    values = column_values(rules, code, known_in(memory), puzzle.draws)
+    if values is None or classify(values) != (puzzle.kind, puzzle.answer):
+        return None
+    return values
+
+
+class Puzzles:
+    """A server's puzzles: cut, posed, answered, shown and counted."""
+
+    def __init__(
+        self,
+        store: Store,
+        memories: ServerMemories,
+        worker: PostMortemWorker,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.memories = memories
+        self.worker = worker
+        self.clock = clock
+        self._caught_up: set[tuple[int, str]] = set()  # servers whose old games are cut
+        self._catching_up: dict[tuple[int, str], asyncio.Lock] = {}
+
+    @classmethod
+    def of(cls, service) -> Puzzles:
+        """The puzzles of a :class:`gameflow.GameService`'s servers, cut from each of its
+        post-mortems from now on."""
+        puzzles = cls(service.store, service.memories, service.reviews.worker, service.clock)
+        service.reviews.reviewed.append(puzzles.cut)
+        return puzzles
+
+    @property
+    def solver(self) -> bool:
+        """Whether "Show me" can work a solution out here."""
+        return self.worker.available
+
+    # --- cutting ----------------------------------------------------------------
+    async def cut(self, game: Game, facts: Sequence[tuple]) -> int:
+        """Keep the puzzles of a game whose post-mortem was just stored (``facts``: all it
+        proved, each starting ``(key, outcome, plies)``, so a column of a studied position
+        without a fact is a draw); return how many it gave."""
+        known = {fact[0]: (fact[1], fact[2]) for fact in facts}  # key, outcome, plies
+        bot = game.bot_mark if game.vs_bot else None
+        new = cut_game(
+            game.kind, game.id, game.moves, bot, game.member_playing, game.result,
+            game.updated_at, known.get, absent_is_draw=True,
+        )  # fmt: skip
+        await self.store.add_puzzles(game.guild_id, game.kind, new)
+        return len(new)
+
+    async def catch_up(self, place: int, game: str = CLASSIC) -> None:
+        """Cut the puzzles of the games a server's bot looked back at before it cut
+        puzzles (an upgrade), once; in batches, so that the loop is never held long. A
+        column without a fact is a draw only if the memory was never reset nor imported
+        into (its version is 0): then every post-mortem's facts are still in it;
+        otherwise only positions with a fact for every column are kept."""
+        if (place, game) in self._caught_up:
+            return
+        async with self._catching_up.setdefault((place, game), asyncio.Lock()):
+            if (place, game) in self._caught_up:
+                return
+            scanned = await self.store.puzzle_scan(place, game)
+            memory = await self.memories.get(place, game)
+            whole = await self.store.memory_version(place, game) == 0
+            while records := await self.store.reviewed_games(place, game, scanned, CATCH_UP):
+                new = []
+                for record in records:
+                    new += cut_game(
+                        game, record.id, record.moves, _bot_of(record), _members_of(record),
+                        record.result, record.updated_at, known_in(memory), absent_is_draw=whole,
+                    )  # fmt: skip
+                    await asyncio.sleep(0)  # a game at a time: the loop is never held long
+                scanned = records[-1].id
+                await self.store.cut_old_puzzles(place, game, new, scanned)
+            self._caught_up.add((place, game))
+
+    # --- posing and answering -----------------------------------------------------
+    async def pose(self, place: int, member_id: int, game: str = CLASSIC) -> Posed:
+        """A puzzle for ``member_id`` in ``place``: one they have not met, the best first
+        (from games that beat the bot, then the freshest); once they have met every one,
+        the one they met longest ago. Raises :class:`TooFewPuzzles`."""
+        check_board(game)
+        await self.catch_up(place, game)
+        count = await self.store.count_puzzles(place, game)
+        if count < MIN_PUZZLES:
+            raise TooFewPuzzles(count)
+        memory = await self.memories.get(place, game)
+        for fresh in (True, False):
+            found = await self._first_proven(place, game, member_id, memory, fresh)
+            if found is not None:
+                puzzle, values = found
+                await self.store.pose_puzzle(place, member_id, puzzle.id, self.clock())
+                return Posed(puzzle, values, not fresh, count)
+        raise TooFewPuzzles(await self.store.count_puzzles(place, game))
+
+    async def _first_proven(
+        self, place: int, game: str, member_id: int, memory: Memory, fresh: bool
+    ) -> tuple[PuzzleRecord, dict[int, Value]] | None:
+        read = self.store.fresh_puzzles if fresh else self.store.seen_puzzles
+        while True:
+            candidates = await read(place, game, member_id, CANDIDATES)
+            voided = []
+            for puzzle in candidates:
+                values = proven(puzzle, memory)
+                if values is not None:
+                    await self.store.drop_puzzles(voided)
+                    return puzzle, values
+                voided.append(puzzle.id)
+            await self.store.drop_puzzles(voided)
+            if len(candidates) < CANDIDATES:
+                return None
+
+    async def posed(self, place: int, puzzle_id: int) -> Posed:
+        """A puzzle named by a button, as its memory proves it now. Raises
+        :class:`GameError` if it is gone or of another place."""
+        puzzle = await self.store.puzzle(puzzle_id) if puzzle_id in ROW_IDS else None
+        if puzzle is None:
+            raise GameError(GONE)
+        if puzzle.guild_id != place:
+            raise GameError(NOT_HERE)
+        values = proven(puzzle, await self.memories.get(place, puzzle.game))
+        if values is None:
+            raise GameError(GONE)
+        return Posed(puzzle, values, False, 0)
+
+    async def answer(self, place: int, member_id: int, puzzle_id: int, column: int) -> Answered:
+        """A member's answer to a puzzle (``column`` 0-based). Only their first answer to a
+        puzzle counts in the records."""
+        posed = await self.posed(place, puzzle_id)
+        if column not in posed.values:
+            raise GameError(NOT_A_COLUMN)
+        right = column == posed.puzzle.answer
+        first = await self.store.answer_puzzle(posed.puzzle, member_id, column, right, self.clock())
+        standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
+        return Answered(posed, column, right, first, standing)
+
+    async def solution(self, place: int, puzzle_id: int, step: int) -> Solution:
+        """The puzzle's solution at ``step`` (held to the line's length): worked out in the
+        solver's worker the first time, then kept with the puzzle."""
+        posed = await self.posed(place, puzzle_id)
+        line = posed.puzzle.line
+        if line is None:
+            if not self.worker.available:
+                raise GameError(NO_SOLVER)
+            try:
+                line = tuple(
+                    await self.worker.forced_line(
+                        posed.puzzle.game, posed.puzzle.moves, posed.puzzle.answer
+                    )
+                )
+            except Exception:
+                log.warning("could not play out puzzle %s", puzzle_id, exc_info=True)
+                raise GameError(SOLVER_BUSY) from None
+            await self.store.set_puzzle_line(puzzle_id, line)
+        return Solution(posed, line, max(0, min(step, len(line))))
+
+    # --- records ------------------------------------------------------------------
+    async def standings(
+        self, place: int, member_id: int, game: str = CLASSIC
+    ) -> tuple[PuzzleStanding, PuzzleStanding, int]:
+        """A member's record, the server's, and how many puzzles the server has."""
+        return (
+            await self.store.puzzle_standing(place, game, member_id),
+            await self.store.puzzle_standing(place, game, SERVER),
+            await self.store.count_puzzles(place, game),
+        )
+
+    async def leaderboard(
+        self, place: int, member_id: int, game: str = CLASSIC
+    ) -> tuple[list[tuple[int, PuzzleStanding]], PuzzleStanding]:
+        """The top solvers of a server, and the asker's own record."""
+        check_board(game)
+        top = await self.store.puzzle_leaderboard(place, game)
+        return top, await self.store.puzzle_standing(place, game, member_id)
+
+    def today(self) -> int:
+        return int(self.clock() // DAY)
+
+    # --- the daily puzzle -------------------------------------------------------------
+    async def set_daily(self, guild_id: int, channel_id: int | None) -> None:
+        await self.store.set_daily_channel(guild_id, channel_id)
+
+    async def daily(self, guild_id: int) -> DailyPuzzle | None:
+        """A server's daily puzzle: its channel and its last post."""
+        return await self.store.daily_puzzle(guild_id)
+
+    async def daily_pick(self, guild_id: int) -> Posed | None:
+        """The puzzle for a server's daily post: one never posted there (the server is
+        member 0 of its own tries), else the one posted longest ago; ``None`` if the
+        server has too few."""
+        try:
+            return await self.pose(guild_id, SERVER, CLASSIC)
+        except TooFewPuzzles:
+            return None
+
+
+def cut_game(
+    kind: str,
+    game_id: int,
+    moves: tuple[int, ...],
+    bot: Mark | None,
+    member_playing: Callable[[Mark], int | None],
+    result: str,
+    played_at: float,
+    known: Callable[[int], tuple[str, int | None] | None],
+    *,
+    absent_is_draw: bool,
+) -> list[NewPuzzle]:
+    """The puzzles of a game looked back at, as the store keeps them (``bot``: its mark in
+    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot)."""
+    rules = engine.get_game(kind)
+    moves = list(moves)
+    cuts = cuts_of_game(
+        kind, moves, studied_plies(kind, moves, bot), known, absent_is_draw=absent_is_draw
+    )
+    codes = [rules.empty, *rules.replay(moves)] if cuts else []
+    return [
+        NewPuzzle(
+            key=rules.key(codes[cut.ply]),
+            moves=tuple(moves[: cut.ply]),
+            kind=cut.kind,
+            answer=cut.answer,
+            draws=cut.draws,
+            game_id=game_id,
+            player_id=member_playing(mover := Mark.X if cut.ply % 2 == 0 else Mark.O),
+            other_id=member_playing(mover.other),
+            found=moves[cut.ply] == cut.answer,
+            beat_bot=bot is not None and result == "player_won",
+            played_at=played_at,
+        )
+        for cut in cuts
+    ]
+
+
+def _bot_of(record: ReviewedGame) -> Mark | None:
+    return Mark[record.bot_mark] if record.opponent_id is None else None
+
+
+def _members_of(record: ReviewedGame) -> Callable[[Mark], int | None]:
+    """Who plays a mark in a stored game: the bot (``None``), the player, or the member
+    who took the bot's side."""
+    bot_side = Mark[record.bot_mark]
+
+    def playing(mark: Mark) -> int | None:
+        return record.player_id if mark is not bot_side else record.opponent_id
+
+    return playing
+
+
+def check_board(game: str) -> None:
+    if game not in PUZZLE_GAMES:
+        raise GameError(ONLY_7X6)

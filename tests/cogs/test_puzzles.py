@@ -1,0 +1,345 @@
+"""Puzzles through Discord (SimCord): cut from the positions of real 7×6 games the bot
+looked back at (its solver in its worker process), posed privately, answered, shown, never
+twice to a member while others are left, posted daily, forgotten with forget-me. Every
+puzzle posed here is checked to have exactly one answer by the tests' own solver."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from data import Store
+from engine import get_game
+from tests.cogs.conftest import message_by_id
+from tests.engine.connect4_7x6_oracle import column_values
+
+CLASSIC = "connect4-7x6"
+RULES = get_game(CLASSIC)
+# A game against the bot (it moves first, from an empty memory): the member wins, and at
+# move 29 the bot had one column that held (1) and played another. Columns 0-based.
+AGAINST_THE_BOT = [3, 3, 3, 3, 3, 3, 2, 4, 2, 2, 2, 5, 2, 5, 2, 4, 4, 1, 4, 5, 5, 5, 4, 4, 1, 6]
+AGAINST_THE_BOT += [6, 0, 1, 1]
+# A game between members that 🟡 wins: at moves 34 and 36 🟡 had one winning column, and
+# found it each time.
+BETWEEN_MEMBERS = [3, 0, 2, 1, 6, 3, 3, 5, 5, 2, 1, 3, 4, 2, 3, 2, 2, 5, 2, 5, 1, 0, 1, 1, 0]
+BETWEEN_MEMBERS += [3, 0, 4, 0, 0, 5, 1, 5, 6, 6, 6, 4, 4]
+
+
+def custom_ids(message) -> list[str]:
+    return [b.custom_id for row in message.components for b in row.children]
+
+
+def puzzle_id(message) -> int:
+    return int(next(c for c in custom_ids(message) if c.startswith("ttt-puzzle:")).split(":")[1])
+
+
+def column_button(message, column: int) -> str:
+    """The custom id of a puzzle's column (1-based)."""
+    return next(c for c in custom_ids(message) if c.rsplit(":", 1)[1][1:] == str(column))
+
+
+def labelled(message, label: str) -> str:
+    return next(b.custom_id for row in message.components for b in row.children if b.label == label)
+
+
+def emoji_button(message, emoji: str) -> str:
+    return next(
+        b.custom_id for row in message.components for b in row.children if str(b.emoji) == emoji
+    )
+
+
+async def stored_puzzle(db_path, puzzle: int):
+    store = await Store.open(db_path)
+    try:
+        return await store.puzzle(puzzle)
+    finally:
+        await store.close()
+
+
+def assert_one_answer(record) -> None:
+    """The tests' own solver (no bitbully, no engine) finds exactly the puzzle's answer."""
+    code = RULES.replay(list(record.moves))[-1]
+    values = column_values(RULES.spell(code))
+    wins = [c for c, value in values.items() if value is not None and value[0] == "win"]
+    if record.kind == "win":
+        assert wins == [record.answer], values
+    else:
+        draws = [c for c, value in values.items() if value is None]
+        assert wins == [] and draws == [record.answer], values
+
+
+async def posed(db_path, member, channel=None):
+    """``/connect4 puzzle``: the private puzzle, checked by the tests' solver."""
+    result = await (
+        member.slash(channel, "connect4 puzzle") if channel else member.slash("connect4 puzzle")
+    )
+    assert result.ephemeral, result.response.content
+    message = result.response.message
+    assert message.embeds, message.content
+    assert_one_answer(await stored_puzzle(db_path, puzzle_id(message)))
+    return message
+
+
+async def beat_the_bot(w, member, channel=None):
+    """Play :data:`AGAINST_THE_BOT` (the bot first), checking the bot's replies."""
+    slash = (lambda *a, **o: member.slash(channel, *a, **o)) if channel else member.slash
+    result = await slash("connect4 play", board="7x6", first="bot")
+    assert not result.ephemeral, result.response.content
+    for ply in range(1, len(AGAINST_THE_BOT), 2):
+        result = await slash("connect4 move", column=AGAINST_THE_BOT[ply] + 1)
+        assert not result.ephemeral, result.response.content
+    await w.env.settle()  # the post-mortem, in the solver's worker
+
+
+async def members_play(w):
+    """Alice (🔴) and Bob (🟡) play :data:`BETWEEN_MEMBERS`."""
+    from tests.cogs.test_challenges import button
+
+    invitation = await w.alice.slash(
+        w.channel, "connect4 challenge", opponent=w.bob, first="me", board="7x6"
+    )
+    accepted = await w.bob.click(
+        invitation.response.message, custom_id=button(invitation.response.message, "Accept")
+    )
+    assert not accepted.ephemeral, accepted.response.content
+    for ply, column in enumerate(BETWEEN_MEMBERS):
+        member = w.alice if ply % 2 == 0 else w.bob
+        result = await member.slash(w.channel, "connect4 move", column=column + 1)
+        assert not result.ephemeral, result.response.content
+    await w.env.settle()
+
+
+async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(world, db_path):
+    w = world
+    empty = await w.alice.slash(w.channel, "connect4 puzzle")
+    assert empty.ephemeral
+    assert "This server has 0 puzzles so far" in empty.response.content
+    assert "about 5 more such lessons" in empty.response.content
+    assert "`/connect4 play`" in empty.response.content
+    await beat_the_bot(w, w.alice, w.channel)
+    message = await posed(db_path, w.bob, w.channel)
+    embed = message.embeds[0]
+    assert embed.title == "🧩 🔴: find the only move that holds"
+    assert f"against <@{w.alice.id}>: I missed it here." in embed.description
+    assert "1️⃣" in embed.description  # the board as the game's board
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    assert record.moves == tuple(AGAINST_THE_BOT[:28]) and record.answer == 0
+    # a wrong answer: why in one line, and the answer
+    wrong = await w.bob.click(message, custom_id=column_button(message, 2))  # what I played
+    assert wrong.response.message.id == message.id  # the private puzzle, edited
+    text = wrong.response.message.embeds[0].description
+    assert "❌ Not this one: column 2 loses: 🟡 then forces a win in" in text
+    assert "The answer: column 1 draws with best play." in text
+    assert "Your puzzles: 0 solved, 1 tried" in text
+    assert wrong.response.message.embeds[0].colour.value == 0xED4245
+    # the server's only puzzle again (said so), and answering it again counts nothing
+    message = await posed(db_path, w.bob, w.channel)
+    assert "You have met every puzzle here" in message.embeds[0].description
+    again = await w.bob.click(message, custom_id=column_button(message, 1))
+    text = again.response.message.embeds[0].description
+    assert "✅ Right: column 1 draws with best play. Every other column loses." in text
+    assert "only your first answer counts" in text and "0 solved, 1 tried" in text
+
+
+async def test_no_puzzle_twice_until_the_server_runs_out_then_right_answers_count(world, db_path):
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    await members_play(w)
+    message = await posed(db_path, w.alice, w.channel)
+    seen, sources = [], []
+    for count in range(1, 4):
+        record = await stored_puzzle(db_path, puzzle_id(message))
+        seen.append(record.id)
+        sources.append(message.embeds[0].description)
+        right = await w.alice.click(message, custom_id=column_button(message, record.answer + 1))
+        text = right.response.message.embeds[0].description
+        assert f"✅ Right: column {record.answer + 1} " in text
+        assert f"Your puzzles: {count} solved, {count} tried, 🔥 {count} in a row" in text
+        shown = await w.alice.click(
+            right.response.message, custom_id=labelled(right.response.message, "Next puzzle")
+        )
+        message = shown.response.message
+        assert_one_answer(await stored_puzzle(db_path, puzzle_id(message)))
+    assert len(set(seen)) == 3  # the server's three, each once, from the game that beat me
+    assert "against <@" in sources[0] and "I missed it here." in sources[0]
+    assert all(f"<@{w.bob.id}> found the win here." in text for text in sources[1:])
+    # the server has run out for alice: the one she met longest ago, said so
+    assert puzzle_id(message) == seen[0]
+    assert "You have met every puzzle here" in message.embeds[0].description
+    # stats and the leaderboard show the records
+    stats = await w.alice.slash(w.channel, "connect4 stats", board="7x6")
+    field = next(f for f in stats.response.message.embeds[0].fields if f.name == "🧩 Puzzles")
+    assert "3 solved, 3 tried, 🔥 3 in a row" in field.value
+    assert "3 puzzles, 3 solved, 3 tried, 🔥 1 day in a row" in field.value
+    board = await w.bob.slash(w.channel, "connect4 leaderboard", by="puzzles")
+    text = board.response.message.embeds[0].description
+    assert f"1. <@{w.alice.id}>: 3 solved (3 tried)" in text and "You: 0 solved (0 tried)" in text
+
+
+async def test_show_me_plays_the_solution_to_the_end_step_by_step(world, db_path, new_bot):
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    message = await posed(db_path, w.bob, w.channel)
+    answered = await w.bob.click(message, custom_id=column_button(message, 1))
+    shown = await w.bob.click(
+        answered.response.message, custom_id=labelled(answered.response.message, "Show me")
+    )
+    solution = shown.response.message
+    assert "**Move 1 of " in solution.embeds[0].description and "🔴 column 1" in (
+        solution.embeds[0].description
+    )
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    line = record.line  # kept with the puzzle
+    assert line[0] == record.answer
+    finished = RULES.replay([*record.moves, *line])[-1]
+    assert RULES.moves(finished) is None  # played to the end
+    # the line is perfect play by the tests' own solver: each move keeps the value
+    code = RULES.replay(list(record.moves))[-1]
+    for column in line[:3]:
+        values = column_values(RULES.spell(code))
+        best = max(values, key=lambda c: _rank(values[c]))
+        assert _rank(values[column]) == _rank(values[best]), (column, values)
+        code = RULES.play(code, column)
+    last = await w.bob.click(solution, custom_id=emoji_button(solution, "⏭️"))
+    text = last.response.message.embeds[0].description
+    assert f"**Move {len(line)} of {len(line)}**" in text
+    assert "A draw: the board is full." in text or "wins." in text
+    # after a restart, the steps still work (the line is kept: no solver needed)
+    await w.env.restart_bot(new_bot())
+    back = await w.bob.click(
+        last.response.message, custom_id=emoji_button(last.response.message, "⏮️")
+    )
+    assert "The puzzle, before the answer." in back.response.message.embeds[0].description
+
+
+def _rank(value) -> int:
+    if value is None:
+        return 0
+    outcome, plies = value
+    return 100 - plies if outcome == "win" else plies - 100
+
+
+async def test_forged_button_ids_are_refused_and_change_nothing(world, db_path):
+    from tests.cogs.test_bad_input import forged_click
+
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    await posed(db_path, w.bob, w.channel)
+    board = w.channel.last_message  # any message of the bot's, as a modified client sends
+    puzzle = 1
+    cases = [
+        (f"ttt-puzzle:{puzzle}:c9", "That column is not open"),
+        (f"ttt-puzzle:{puzzle}:c4", "That column is not open"),  # a full column
+        (f"ttt-puzzle:{puzzle}:c0", "not one of mine"),
+        (f"ttt-puzzle:{puzzle + 99}:c1", "That puzzle is gone"),
+        (f"ttt-puzzle:{2**63}:c1", "That puzzle is gone"),
+        (f"ttt-puzzle:{puzzle}:n5", "not one of mine"),
+        (f"ttt-puzzle:{puzzle + 99}:s3", "That puzzle is gone"),
+    ]
+    for custom_id, said in cases:
+        result = await forged_click(w, w.bob, board, custom_id)
+        assert result.ephemeral and said in result.response.content, (custom_id, result)
+    other = w.env.create_guild("Elsewhere")
+    elsewhere = other.create_text_channel("games")
+    carol = other.add_member(w.env.create_user("carol"))
+    other_board = await carol.slash(elsewhere, "connect4 play", board="7x6")
+    result = await forged_click(w, carol, other_board.response.message, f"ttt-puzzle:{puzzle}:c1")
+    assert result.ephemeral and "belongs somewhere else" in result.response.content
+    with sqlite3.connect(db_path) as db:  # nothing was counted
+        assert db.execute("SELECT COUNT(*) FROM puzzle_records").fetchone() == (0,)
+        tries = db.execute("SELECT COUNT(*) FROM puzzle_tries WHERE answer IS NOT NULL")
+        assert tries.fetchone() == (0,)
+
+
+async def test_forget_me_unnames_the_member_and_deletes_their_puzzle_records(world, db_path):
+    w = world
+    await members_play(w)
+    message = await posed(db_path, w.alice, w.channel)
+    assert f"<@{w.bob.id}> found the win here." in message.embeds[0].description
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    await w.alice.click(message, custom_id=column_button(message, record.answer + 1))
+    question = await w.bob.slash(w.channel, "ttt forget-me")
+    await w.bob.click(question.response.message, custom_id=yes_id(question))
+    again = await posed(db_path, w.alice, w.channel)  # the other one, from the same game
+    text = again.embeds[0].description
+    assert f"<@{w.bob.id}>" not in text and "a former member found the win here." in text
+    with sqlite3.connect(db_path) as db:
+        assert db.execute(
+            "SELECT COUNT(*) FROM puzzles WHERE player_id = ?", (w.bob.id,)
+        ).fetchone() == (0,)
+        assert (
+            db.execute(
+                "SELECT COUNT(*) FROM puzzle_records WHERE member_id = ?", (w.alice.id,)
+            ).fetchone()[0]
+            == 1
+        )
+    question = await w.alice.slash(w.channel, "ttt forget-me")
+    await w.alice.click(question.response.message, custom_id=yes_id(question))
+    with sqlite3.connect(db_path) as db:
+        for table in ("puzzle_records", "puzzle_tries"):
+            rows = db.execute(f"SELECT COUNT(*) FROM {table} WHERE member_id = ?", (w.alice.id,))
+            assert rows.fetchone() == (0,), table
+
+
+def yes_id(question) -> str:
+    """A question's yes button."""
+    return question.response.message.components[0].children[0].custom_id
+
+
+async def test_in_a_dm_the_puzzle_comes_from_the_players_own_bot(world, db_path):
+    w = world
+    alice = w.alice.user
+    await beat_the_bot(w, alice)
+    message = await posed(db_path, alice)
+    assert message.embeds[0].footer.text == "Puzzles from your own bot's games: 1"
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    assert record.guild_id == -w.alice.id  # the player's own bot's
+    # the server has none of it
+    empty = await w.bob.slash(w.channel, "connect4 puzzle")
+    assert "This server has 0 puzzles so far" in empty.response.content
+
+
+async def test_the_daily_puzzle_is_posted_once_a_day_across_restarts(world, db_path, new_bot):
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    daily = w.guild.create_text_channel("puzzles")
+    shown = await w.admin.slash(w.channel, "ttt-admin settings", daily_puzzle=daily)
+    field = next(f for f in shown.response.message.embeds[0].fields if f.name == "🧩 Daily puzzle")
+    assert f"<#{daily.id}>" in field.value
+    await w.env.restart_bot(new_bot())  # before its first round
+    await w.env.advance_time(61)
+    posts = [m for m in daily.history() if m.embeds]
+    assert len(posts) == 1
+    post = posts[0]
+    assert post.embeds[0].title == "🧩 Puzzle of the day: 🔴: find the only move that holds"
+    assert post.embeds[0].footer.text == "Nobody has answered yet."
+    assert_one_answer(await stored_puzzle(db_path, puzzle_id(post)))
+    answered = await w.bob.click(post, custom_id=column_button(post, 1))
+    assert answered.ephemeral and "✅ Right" in answered.response.message.embeds[0].description
+    await w.alice.click(post, custom_id=column_button(post, 2))
+    await w.env.advance_time(3)
+    post = message_by_id(daily, post.id)
+    assert post.embeds[0].footer.text == "Solved by 1 of 2 who answered"
+    await w.env.restart_bot(new_bot())
+    await w.env.advance_time(61)
+    assert len([m for m in daily.history() if m.embeds]) == 1  # once a day
+    off = await w.admin.slash(w.channel, "ttt-admin settings", no_daily_puzzle=True)
+    field = next(f for f in off.response.message.embeds[0].fields if f.name == "🧩 Daily puzzle")
+    assert field.value.startswith("Off")
+
+
+async def test_without_the_solver_puzzles_are_posed_and_answered_but_not_played_out(
+    world, db_path, simcord_bot
+):
+    from tests.cogs.test_bad_input import forged_click
+
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    simcord_bot.service.reviews.worker.available = False  # as TTT_SOLVER=off makes it
+    message = await posed(db_path, w.bob, w.channel)
+    answered = await w.bob.click(message, custom_id=column_button(message, 1))
+    labels = [b.label for row in answered.response.message.components for b in row.children]
+    assert labels == ["Next puzzle"]  # no Show me
+    shown = await forged_click(
+        w, w.bob, answered.response.message, f"ttt-puzzle:{puzzle_id(message)}:s1"
+    )
+    assert shown.ephemeral and "the solver is not installed" in shown.response.content

@@ -1,0 +1,78 @@
+"""Puzzles through the game flow: cut from a post-mortem as it is stored, or from games
+looked back at before puzzles existed (once, when a server first asks); posed from the
+memory's facts, and dropped once the memory no longer proves them (a reset)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameflow.puzzles import Puzzles, TooFewPuzzles
+from tests.cogs.test_puzzles import AGAINST_THE_BOT, assert_one_answer
+
+GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
+CLASSIC = "connect4-7x6"
+
+
+async def beaten(service) -> int:
+    """The bot (first, from an empty memory) beaten along :data:`AGAINST_THE_BOT`, its
+    post-mortem stored; the game's id."""
+    turn = await service.start(GUILD, CHANNEL, ALICE, bot_first=True, game=CLASSIC)
+    while turn.game.running:
+        ply = len(turn.game.moves)
+        assert list(turn.game.moves) == AGAINST_THE_BOT[:ply]
+        turn = await service.move(CHANNEL, ALICE, AGAINST_THE_BOT[ply] + 1)
+    assert turn.game.result == "player_won"
+    assert (await service.review(turn.game.id)).new_facts > 0
+    return turn.game.id
+
+
+async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
+    puzzles = Puzzles.of(service)
+    game_id = await beaten(service)
+    (cut,) = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+    assert (cut.game_id, cut.kind, cut.answer, cut.moves) == (
+        game_id,
+        "hold",
+        0,
+        tuple(AGAINST_THE_BOT[:28]),
+    )
+    assert cut.player_id is None and cut.other_id == ALICE and not cut.found and cut.beat_bot
+    assert_one_answer(cut)
+    posed = await puzzles.pose(GUILD, BOB)
+    assert posed.puzzle == cut and posed.values[0] == ("draw", None)
+    assert all(outcome == "loss" for c, (outcome, _) in posed.values.items() if c != 0)
+
+
+async def test_games_looked_back_at_before_puzzles_are_cut_once_when_first_asked(service):
+    game_id = await beaten(service)  # no puzzles were cut: as before an upgrade
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 0
+    puzzles = Puzzles.of(service)
+    posed = await puzzles.pose(GUILD, BOB)
+    assert posed.puzzle.game_id == game_id and posed.puzzle.kind == "hold"
+    assert_one_answer(posed.puzzle)
+    assert await service.store.puzzle_scan(GUILD, CLASSIC) == game_id
+    again = Puzzles.of(service)  # another process: goes through nothing new
+    await again.pose(GUILD, ALICE)
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
+
+
+async def test_a_reset_memory_no_longer_proves_its_puzzles_so_they_go(service):
+    puzzles = Puzzles.of(service)
+    await beaten(service)
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
+    await service.reset_memory(GUILD, CLASSIC)
+    with pytest.raises(TooFewPuzzles) as none:
+        await puzzles.pose(GUILD, BOB)
+    assert none.value.have == 0 and none.value.lessons == 5
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 0
+
+
+async def test_old_games_of_a_memory_once_imported_into_give_only_what_each_column_proves(
+    service,
+):
+    await beaten(service)  # before puzzles: its hold's answer is a draw, which is no fact
+    await service.store.add_facts(GUILD, [], game=CLASSIC, now=2.0)  # an import: version 1
+    assert await service.store.memory_version(GUILD, CLASSIC) == 1
+    with pytest.raises(TooFewPuzzles):
+        await Puzzles.of(service).pose(GUILD, BOB)
+    assert await service.store.puzzle_scan(GUILD, CLASSIC) > 0  # gone through, all the same
