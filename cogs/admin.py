@@ -101,7 +101,12 @@ class Admin(
     async def reset(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
             return
-        memory = await self.service.memory(interaction.guild_id, game)
+        # read in time: a database outage gets its private answer, as a move does
+        memory = await in_time(
+            interaction, self.service.memory(interaction.guild_id, game), private=True
+        )
+        if memory is None:
+            return
         count, noun = len(memory), look_of(game).noun
         if not count:
             await refuse(

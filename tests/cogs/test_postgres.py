@@ -108,7 +108,8 @@ async def test_board_and_brain_in_an_outage_get_the_answer_a_move_gets(
 ):
     """As a click (above): ``board`` looks the channel's game up in the store when this
     process does not keep it, and ``brain`` reads a memory; in an outage each gets the
-    private answer a move gets, not an apology for an error nobody foresaw."""
+    private answer a move gets, not an apology for an error nobody foresaw; so does an
+    admin's ``reset``, which reads the memory to name what it would forget."""
     from tests.pgproxy import Proxy
 
     w = world
@@ -122,12 +123,13 @@ async def test_board_and_brain_in_an_outage_get_the_answer_a_move_gets(
                 moved = await w.alice.slash(w.channel, "ttt move", cell=5)
                 board = await w.alice.slash(w.channel, "ttt board")
                 brain = await w.alice.slash(w.channel, "connect4 brain", moves="4 4")
+                reset = await w.admin.slash(w.channel, "ttt-admin reset")
             proxy.restore()
             shown = await w.alice.slash(w.channel, "connect4 brain", moves="4 4")
         finally:
             await proxy.stop()
     assert "can't reach my database" in moved.response.content
-    for answer in (board, brain):
+    for answer in (board, brain, reset):
         assert answer.ephemeral and answer.response.content == moved.response.content
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert shown.ephemeral and shown.response.embeds[0].title.endswith("after 4 4")
