@@ -26,7 +26,7 @@ async def test_a_german_server_plays_learns_refuses_and_counts_in_german(simcord
     assert f"Du bist dran, {s.alice.mention} (❌): wähle ein freies Feld." in embed.description
     # nothing learned yet: an invitation, not a count of zero (issue 26, item 1)
     assert embed.footer.text == (
-        "Hier habe ich noch nichts gelernt: Besiege mich, um es mir beizubringen."
+        "Hier habe ich noch nichts gelernt: Besiege mich, um mir etwas beizubringen."
     )
 
     await s.alice.slash(s.channel, "ttt move", cell=1)
