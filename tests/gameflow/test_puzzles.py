@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gameflow.puzzles import Puzzles, TooFewPuzzles
-from tests.cogs.test_puzzles import AGAINST_THE_BOT, assert_one_answer
+from tests.cogs.test_puzzles import AGAINST_THE_BOT, MISSED, assert_one_answer
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
 CLASSIC = "connect4-7x6"
@@ -34,7 +34,7 @@ async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
         game_id,
         "hold",
         0,
-        tuple(AGAINST_THE_BOT[:28]),
+        tuple(AGAINST_THE_BOT[:MISSED]),
     )
     assert cut.player_id is None and cut.other_id == ALICE and not cut.found and cut.beat_bot
     assert_one_answer(cut)
