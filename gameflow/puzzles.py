@@ -5,7 +5,9 @@ Discord.
 
 A puzzle is cut when a post-mortem is stored (:meth:`Puzzles.cut`, called by
 :class:`gameflow.reviews.Reviews`): that post-mortem valued every column of each position
-it studied, so a column without a fact there is a proven draw. Posing one needs no
+of the game it studied, so a column without a fact there is a proven draw. It valued the
+positions one reply away from the game too, but nobody reached those: they are no puzzles
+(:mod:`engine.puzzles`). Posing one needs no
 solver: every column's value is read from the server's memory (the draws from the puzzle
 itself), and a puzzle the memory no longer proves (after a reset) is dropped. Only "Show
 me" calls the solver, in its worker process, and keeps the line it found.
