@@ -223,7 +223,7 @@ async def posing_costs(
             started = time.perf_counter()
             await puzzles.catch_up(GUILD)
             caught_up = time.perf_counter() - started
-            catch_up_stall = probe.take()
+            catch_up_stall = probe.take_with_cpu()
         puzzle_embed(await puzzles.pose(GUILD, 1), ENGLISH).to_dict()  # the first words said
         rng = random.Random(seed)
         timings, held = [], 0.0
@@ -238,7 +238,7 @@ async def posing_costs(
                 timings.append(time.perf_counter() - started)
                 held = max(held, time.thread_time() - cpu)
                 await asyncio.sleep(0)
-            stall = probe.take()
+            stall = probe.take_with_cpu()
         facts_held = len(memory)
         await store.close()
     return {
@@ -304,13 +304,15 @@ def print_puzzle_costs(
     r = asyncio.run(posing_costs(bot_games + member_games, facts, copies, asks, seed))
     print(
         f"going through {r['old']:,} games looked back at before puzzles (once per server): "
-        f"{r['caught_up']:.2f} s, longest loop stall meanwhile {r['catch_up_stall']:.1f} ms"
+        f"{r['caught_up']:.2f} s, longest loop stall meanwhile {r['catch_up_stall'][0]:.1f} ms "
+        f"(the process ran {r['catch_up_stall'][1]:.1f} ms of it)"
     )
     print(
         f"posing a puzzle ({r['asks']:,} asked) on a server of {r['facts']:,} facts and "
         f"{r['puzzles']:,} puzzles: p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
-        f"max {r['max']:.1f} ms; longest loop stall {r['stall']:.1f} ms, longest CPU on the "
-        f"loop's thread for one {r['held']:.1f} ms"
+        f"max {r['max']:.1f} ms; longest loop stall {r['stall'][0]:.1f} ms (the process ran "
+        f"{r['stall'][1]:.1f} ms of it), longest CPU on the loop's thread for one "
+        f"{r['held']:.1f} ms"
     )
     s = asyncio.run(show_me_costs(bot_games + member_games))
     print(
