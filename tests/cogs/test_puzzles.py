@@ -119,7 +119,7 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     empty = await w.alice.slash(w.channel, "connect4 puzzle")
     assert empty.ephemeral
     assert "This server has 0 puzzles so far" in empty.response.content
-    assert "about 5 more such lessons" in empty.response.content
+    assert "about 3 more such lessons" in empty.response.content
     assert "`/connect4 play`" in empty.response.content
     await beat_the_bot(w, w.alice, w.channel)
     message = await posed(db_path, w.bob, w.channel)
