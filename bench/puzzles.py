@@ -2,14 +2,16 @@
 
 * **posing a puzzle** (``/connect4 puzzle``'s game flow and its embed) on a server with
   200,000 7×6 facts and thousands of puzzles: p50, p99 and max, and the longest event-loop
-  stall meanwhile (a task that sleeps 2 ms at a time, and how late it wakes);
+  stall meanwhile (a task that sleeps 2 ms at a time, and how late it wakes, with the CPU
+  its process ran during that stall);
 * **Show me**: a puzzle's solution played out in the solver's worker process, end to end
   (the first one of a new worker includes loading its book, so the worker is warmed first);
 * **the other boards** (``python -m bench.puzzles --minis``): how many puzzles their
   memories alone would prove, which is why they have none;
 * **how many puzzles a game gives**: of the 7×6 games the bot looks back at, against a
   weak player (the bot from an empty memory, its opponent winning, blocking and otherwise
-  playing a perfect move half the time), and between two such players.
+  playing a perfect move half the time), and between two such players; and how many
+  positions one reply away from those games would be puzzles (they are left out).
 
 The server's facts are the real post-mortems of the games played here, topped up to
 200,000 with facts about random positions (their values are made up: they cost what real
