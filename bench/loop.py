@@ -62,18 +62,23 @@ def trained(game: str, lessons: int, step: int = 200) -> Memory:
 
 
 class StallProbe:
-    """The longest the event loop was late to wake a task that sleeps 2 ms at a time."""
+    """The longest the event loop was late to wake a task that sleeps 2 ms at a time, and
+    the CPU the whole process used meanwhile: far less than the stall means the process
+    was not running (a machine others share), not that the loop was held."""
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.longest_cpu = 0.0
         self._task: asyncio.Task | None = None
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            asked = loop.time()
+            asked, cpu = loop.time(), time.process_time()
             await asyncio.sleep(0.002)
-            self.longest = max(self.longest, loop.time() - asked - 0.002)
+            late = loop.time() - asked - 0.002
+            if late > self.longest:
+                self.longest, self.longest_cpu = late, time.process_time() - cpu
 
     def __enter__(self) -> StallProbe:
         self._task = asyncio.ensure_future(self._run())
@@ -84,8 +89,13 @@ class StallProbe:
 
     def take(self) -> float:
         """The longest stall since the last take, in ms."""
-        longest, self.longest = self.longest, 0.0
-        return longest * 1000
+        return self.take_with_cpu()[0]
+
+    def take_with_cpu(self) -> tuple[float, float]:
+        """The longest stall since the last take and the process's CPU during it, in ms."""
+        taken = self.longest * 1000, self.longest_cpu * 1000
+        self.longest = self.longest_cpu = 0.0
+        return taken
 
 
 async def measure(game: str, memory: Memory, asks: int = 40) -> dict:

@@ -2,14 +2,16 @@
 
 * **posing a puzzle** (``/connect4 puzzle``'s game flow and its embed) on a server with
   200,000 7×6 facts and thousands of puzzles: p50, p99 and max, and the longest event-loop
-  stall meanwhile (a task that sleeps 2 ms at a time, and how late it wakes);
+  stall meanwhile (a task that sleeps 2 ms at a time, and how late it wakes, with the CPU
+  its process ran during that stall);
 * **Show me**: a puzzle's solution played out in the solver's worker process, end to end
   (the first one of a new worker includes loading its book, so the worker is warmed first);
 * **the other boards** (``python -m bench.puzzles --minis``): how many puzzles their
   memories alone would prove, which is why they have none;
 * **how many puzzles a game gives**: of the 7×6 games the bot looks back at, against a
   weak player (the bot from an empty memory, its opponent winning, blocking and otherwise
-  playing a perfect move half the time), and between two such players.
+  playing a perfect move half the time), and between two such players; and how many
+  positions one reply away from those games would be puzzles (they are left out).
 
 The server's facts are the real post-mortems of the games played here, topped up to
 200,000 with facts about random positions (their values are made up: they cost what real
@@ -33,7 +35,7 @@ from data.puzzles import NewPuzzle
 from engine import Mark, Memory, solver
 from engine.policy import choose_code
 from engine.postmortem import post_mortem
-from engine.puzzles import cuts_of_game, studied_plies
+from engine.puzzles import classify, column_values, cuts_of_game, studied_plies
 from gameflow import GameService
 from gameflow.game import Game
 from gameflow.postmortem import PostMortemWorker
@@ -74,7 +76,8 @@ def play(rng: random.Random, bot: Mark | None) -> list[int]:
 
 def looked_back(games: int, bot: bool, seed: int) -> tuple[int, list[tuple]]:
     """``games`` games the bot looks back at (it did not win them), and their puzzles and
-    facts: how many were looked back at, and ``(moves, mark, facts, cuts)`` of each."""
+    facts: how many were looked back at, and ``(moves, mark, facts, cuts, near)`` of each
+    (``near``: :func:`one_reply_away`)."""
     rng = random.Random(seed)
     found, tries = [], 0
     while len(found) < games:
@@ -87,8 +90,26 @@ def looked_back(games: int, bot: bool, seed: int) -> tuple[int, list[tuple]]:
         known = {key: (outcome, plies) for key, outcome, plies in facts}
         studied = studied_plies(CLASSIC, moves, mark)
         cuts = cuts_of_game(CLASSIC, moves, studied, known.get, absent_is_draw=True)
-        found.append((moves, mark, facts, cuts))
+        found.append((moves, mark, facts, cuts, one_reply_away(moves, mark, known)))
     return games, found
+
+
+def one_reply_away(moves: list[int], bot: Mark | None, known: dict) -> int:
+    """How many positions one reply of the bot's opponent (of either member) away from a
+    game would be puzzles by their proven columns: the widened post-mortem valued every
+    column there, so a column without a fact is a draw. They are not puzzles (no member
+    reached them: engine.puzzles); counted to show what leaving them out costs."""
+    codes = [RULES.empty, *RULES.replay(moves)]
+    replying = range(len(moves)) if bot is None else range(1 if bot is Mark.X else 0, len(moves), 2)
+    count = 0
+    for ply in replying:
+        for column, child, _key in RULES.moves(codes[ply]):
+            if column == moves[ply] or RULES.moves(child) is None:
+                continue
+            draws = sum(1 << c for c, _child, key in RULES.moves(child) if key not in known)
+            values = column_values(RULES, child, known.get, draws)
+            count += classify(values) is not None
+    return count
 
 
 def padding(count: int, taken: set[int], seed: int) -> list[tuple[str, str, int]]:
@@ -113,7 +134,7 @@ async def stored_games(store: Store, games: list[tuple], copies: int) -> int:
     """Each game stored ``copies`` times as finished and looked back at; how many."""
     stored = 0
     for copy in range(copies):
-        for n, (moves, mark, _facts, _cuts) in enumerate(games):
+        for n, (moves, mark, *_rest) in enumerate(games):
             channel = 1000 + copy * len(games) + n
             bot = (mark or Mark.O).name
             record = await store.start_game(
@@ -143,12 +164,12 @@ async def posing_costs(
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.sqlite3")
         real = {}
-        for _moves, _mark, facts, _cuts in games:
+        for _moves, _mark, facts, *_rest in games:
             real.update({key: (outcome, plies, position) for key, outcome, plies, position in (
                 (k, o, p, RULES.spell(RULES.key_code(k))) for k, o, p in facts
             )})  # fmt: skip
         taken = set(real)
-        for moves, _mark, _facts, cuts in games:  # every column of every puzzle
+        for moves, _mark, _facts, cuts, _near in games:  # every column of every puzzle
             codes = [RULES.empty, *RULES.replay(moves)]
             for cut in cuts:
                 taken.update(key for _m, _c, key in RULES.moves(codes[cut.ply]))
@@ -157,7 +178,7 @@ async def posing_costs(
         await store.add_facts(GUILD, rows, game=CLASSIC, now=1.0)
         service = GameService(store, timeout_seconds=3600, clock=time.time)
         puzzles = Puzzles(store, service.memories, PostMortemWorker(available=False), time.time)
-        for n, (moves, mark, facts, _cuts) in enumerate(games, 1):
+        for n, (moves, mark, facts, *_rest) in enumerate(games, 1):
             record = Game(
                 id=n,
                 guild_id=GUILD,
@@ -204,7 +225,7 @@ async def posing_costs(
             started = time.perf_counter()
             await puzzles.catch_up(GUILD)
             caught_up = time.perf_counter() - started
-            catch_up_stall = probe.take()
+            catch_up_stall = probe.take_with_cpu()
         puzzle_embed(await puzzles.pose(GUILD, 1), ENGLISH).to_dict()  # the first words said
         rng = random.Random(seed)
         timings, held = [], 0.0
@@ -219,7 +240,7 @@ async def posing_costs(
                 timings.append(time.perf_counter() - started)
                 held = max(held, time.thread_time() - cpu)
                 await asyncio.sleep(0)
-            stall = probe.take()
+            stall = probe.take_with_cpu()
         facts_held = len(memory)
         await store.close()
     return {
@@ -241,7 +262,9 @@ async def show_me_costs(games: list[tuple]) -> dict:
     """Each real puzzle's solution played out in the solver's worker, end to end."""
     worker = PostMortemWorker()
     cuts = [
-        (moves[: cut.ply], cut.answer) for moves, _mark, _facts, found in games for cut in found
+        (moves[: cut.ply], cut.answer)
+        for moves, _mark, _facts, found, _near in games
+        for cut in found
     ]
     timings, lengths = [], []
     try:
@@ -269,21 +292,29 @@ def print_puzzle_costs(
     against, bot_games = looked_back(games, True, seed)
     between, member_games = looked_back(games, False, seed + 1)
     gave = [sum(len(g[3]) for g in found) for found in (bot_games, member_games)]
+    near = [sum(g[4] for g in found) for found in (bot_games, member_games)]
     print(
         f"puzzles per game looked back at: against the bot {gave[0] / against:.2f} "
         f"({gave[0]} from {against} games), between members {gave[1] / between:.2f} "
         f"({gave[1]} from {between}); made in {time.perf_counter() - started:.0f} s"
     )
+    print(
+        f"positions one reply away that would be puzzles (left out: nobody reached them): "
+        f"against the bot {near[0] / against:.2f} per game, between members "
+        f"{near[1] / between:.2f}"
+    )
     r = asyncio.run(posing_costs(bot_games + member_games, facts, copies, asks, seed))
     print(
         f"going through {r['old']:,} games looked back at before puzzles (once per server): "
-        f"{r['caught_up']:.2f} s, longest loop stall meanwhile {r['catch_up_stall']:.1f} ms"
+        f"{r['caught_up']:.2f} s, longest loop stall meanwhile {r['catch_up_stall'][0]:.1f} ms "
+        f"(the process ran {r['catch_up_stall'][1]:.1f} ms of it)"
     )
     print(
         f"posing a puzzle ({r['asks']:,} asked) on a server of {r['facts']:,} facts and "
         f"{r['puzzles']:,} puzzles: p50 {r['p50']:.2f} ms, p99 {r['p99']:.2f} ms, "
-        f"max {r['max']:.1f} ms; longest loop stall {r['stall']:.1f} ms, longest CPU on the "
-        f"loop's thread for one {r['held']:.1f} ms"
+        f"max {r['max']:.1f} ms; longest loop stall {r['stall'][0]:.1f} ms (the process ran "
+        f"{r['stall'][1]:.1f} ms of it), longest CPU on the loop's thread for one "
+        f"{r['held']:.1f} ms"
     )
     s = asyncio.run(show_me_costs(bot_games + member_games))
     print(

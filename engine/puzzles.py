@@ -11,6 +11,13 @@ A position whose answer is forced by what is on the board right now is left out:
 only win completes four at once, or every other column lets the opponent complete four
 at once (a block). Those need no thought; a puzzle does.
 
+Only positions the game itself reached are puzzles. The widened post-mortem values every
+column of each position one other reply of the opponent would have made, too, so their
+single answers are proven as well; but nobody played them, so a puzzle could not say
+truthfully where it came from ("@alice found the win here"), and one reply yields up to
+six such boards that differ by a stone, which would crowd a member's queue with one
+position. :func:`studied_plies` therefore names plies of the game only.
+
 Everything here is a plain function over ints and tuples; :func:`forced_line` calls the
 solver, so the bot runs it in the solver's worker process.
 """
@@ -126,9 +133,10 @@ def cuts_of_game(
 
 
 def studied_plies(game: str | Game, moves: list[int], bot: Mark | int | None) -> list[int]:
-    """The plies whose positions a post-mortem values (see
-    :func:`engine.postmortem.post_mortem`): the bot's, or every one for a game between
-    members (``bot`` ``None``); none if the bot won."""
+    """The plies of the game whose positions a post-mortem valued, every column of each
+    (see :func:`engine.postmortem.post_mortem`): the bot's, or every one for a game
+    between members (``bot`` ``None``); none if the bot won. Never the positions one
+    reply away that its widening values too: they are no puzzles (see the module)."""
     game = get_game(game)
     codes = game.replay(moves)
     if bot is None:

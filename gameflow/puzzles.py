@@ -5,7 +5,9 @@ Discord.
 
 A puzzle is cut when a post-mortem is stored (:meth:`Puzzles.cut`, called by
 :class:`gameflow.reviews.Reviews`): that post-mortem valued every column of each position
-it studied, so a column without a fact there is a proven draw. Posing one needs no
+of the game it studied, so a column without a fact there is a proven draw. It valued the
+positions one reply away from the game too, but nobody reached those: they are no puzzles
+(:mod:`engine.puzzles`). Posing one needs no
 solver: every column's value is read from the server's memory (the draws from the puzzle
 itself), and a puzzle the memory no longer proves (after a reset) is dropped. Only "Show
 me" calls the solver, in its worker process, and keeps the line it found.
@@ -45,8 +47,9 @@ CLASSIC = "connect4-7x6"
 PUZZLE_GAMES = (CLASSIC,)  # the boards with puzzles (see the README: why not the minis)
 MIN_PUZZLES = 1  # none: what to do to get some is said instead
 # about one game in this many that the bot looks back at gives a puzzle (bench.bot
-# --only-puzzles counts it on its games): to say how many more lessons are needed
-GAMES_PER_PUZZLE = 5
+# --only-puzzles counts 0.27 to 0.38 a game against the bot, 0.5 to 0.9 between members):
+# to say how many more lessons are needed
+GAMES_PER_PUZZLE = 3
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
 CATCH_UP = 200  # old games read at once when a server's are first gone through
 

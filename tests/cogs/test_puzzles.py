@@ -5,6 +5,7 @@ puzzle posed here is checked to have exactly one answer by the tests' own solver
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from data import Store
@@ -15,9 +16,11 @@ from tests.engine.connect4_7x6_oracle import column_values
 CLASSIC = "connect4-7x6"
 RULES = get_game(CLASSIC)
 # A game against the bot (it moves first, from an empty memory): the member wins, and at
-# move 29 the bot had one column that held (1) and played another. Columns 0-based.
-AGAINST_THE_BOT = [3, 3, 3, 3, 3, 3, 2, 4, 2, 2, 2, 5, 2, 5, 2, 4, 4, 1, 4, 5, 5, 5, 4, 4, 1, 6]
-AGAINST_THE_BOT += [6, 0, 1, 1]
+# move 31 the bot had one column that held (1) and played another (5); columns 2 to 4 are
+# full there. Columns 0-based.
+AGAINST_THE_BOT = [3, 3, 3, 3, 3, 0, 3, 1, 2, 5, 2, 2, 1, 5, 2, 1, 2, 5, 5, 1, 4, 2, 4, 1, 1, 4]
+AGAINST_THE_BOT += [6, 5, 4, 0, 4, 0, 0, 0]
+MISSED = 30  # that move's index
 # A game between members that 🟡 wins: at moves 34 and 36 🟡 had one winning column, and
 # found it each time.
 BETWEEN_MEMBERS = [3, 0, 2, 1, 6, 3, 3, 5, 5, 2, 1, 3, 4, 2, 3, 2, 2, 5, 2, 5, 1, 0, 1, 1, 0]
@@ -88,6 +91,9 @@ async def beat_the_bot(w, member, channel=None):
         result = await slash("connect4 move", column=AGAINST_THE_BOT[ply] + 1)
         assert not result.ephemeral, result.response.content
     await w.env.settle()  # the post-mortem, in the solver's worker
+    with sqlite3.connect(os.environ["DATABASE_PATH"]) as db:  # the db_path fixture's
+        moves, result = db.execute("SELECT moves, result FROM games ORDER BY id DESC").fetchone()
+    assert ([int(c) for c in moves], result) == (AGAINST_THE_BOT, "player_won")
 
 
 async def members_play(w):
@@ -113,7 +119,7 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     empty = await w.alice.slash(w.channel, "connect4 puzzle")
     assert empty.ephemeral
     assert "This server has 0 puzzles so far" in empty.response.content
-    assert "about 5 more such lessons" in empty.response.content
+    assert "about 3 more such lessons" in empty.response.content
     assert "`/connect4 play`" in empty.response.content
     await beat_the_bot(w, w.alice, w.channel)
     message = await posed(db_path, w.bob, w.channel)
@@ -122,12 +128,13 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     assert f"against <@{w.alice.id}>: I missed it here." in embed.description
     assert "1️⃣" in embed.description  # the board as the game's board
     record = await stored_puzzle(db_path, puzzle_id(message))
-    assert record.moves == tuple(AGAINST_THE_BOT[:28]) and record.answer == 0
+    assert record.moves == tuple(AGAINST_THE_BOT[:MISSED]) and record.answer == 0
     # a wrong answer: why in one line, and the answer
-    wrong = await w.bob.click(message, custom_id=column_button(message, 2))  # what I played
+    assert AGAINST_THE_BOT[MISSED] == 4
+    wrong = await w.bob.click(message, custom_id=column_button(message, 5))  # what I played
     assert wrong.response.message.id == message.id  # the private puzzle, edited
     text = wrong.response.message.embeds[0].description
-    assert "❌ Not this one: column 2 loses: 🟡 then forces a win in" in text
+    assert "❌ Not this one: column 5 loses: 🟡 then forces a win in" in text
     assert "The answer: column 1 draws with best play." in text
     assert "Your puzzles: 0 solved, 1 tried" in text
     assert wrong.response.message.embeds[0].colour.value == 0xED4245
@@ -315,7 +322,7 @@ async def test_the_daily_puzzle_is_posted_once_a_day_across_restarts(world, db_p
     assert_one_answer(await stored_puzzle(db_path, puzzle_id(post)))
     answered = await w.bob.click(post, custom_id=column_button(post, 1))
     assert answered.ephemeral and "✅ Right" in answered.response.message.embeds[0].description
-    await w.alice.click(post, custom_id=column_button(post, 2))
+    await w.alice.click(post, custom_id=column_button(post, 5))  # a wrong answer counts too
     await w.env.advance_time(3)
     post = message_by_id(daily, post.id)
     assert post.embeds[0].footer.text == "Solved by 1 of 2 who answered"

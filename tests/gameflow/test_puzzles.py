@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from gameflow.puzzles import Puzzles, TooFewPuzzles
-from tests.cogs.test_puzzles import AGAINST_THE_BOT, assert_one_answer
+from engine import get_game
+from engine.puzzles import classify
+from engine.puzzles import column_values as engine_values
+from gameflow.puzzles import Puzzles, TooFewPuzzles, known_in
+from tests.cogs.test_puzzles import AGAINST_THE_BOT, MISSED, assert_one_answer
+from tests.engine.connect4_7x6_oracle import column_values
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
 CLASSIC = "connect4-7x6"
+RULES = get_game(CLASSIC)
 
 
 async def beaten(service) -> int:
@@ -34,13 +39,35 @@ async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
         game_id,
         "hold",
         0,
-        tuple(AGAINST_THE_BOT[:28]),
+        tuple(AGAINST_THE_BOT[:MISSED]),
     )
     assert cut.player_id is None and cut.other_id == ALICE and not cut.found and cut.beat_bot
     assert_one_answer(cut)
     posed = await puzzles.pose(GUILD, BOB)
     assert posed.puzzle == cut and posed.values[0] == ("draw", None)
     assert all(outcome == "loss" for c, (outcome, _) in posed.values.items() if c != 0)
+
+
+async def test_a_position_one_reply_away_is_proven_by_the_widened_post_mortem_but_no_puzzle(
+    service,
+):
+    puzzles = Puzzles.of(service)
+    await beaten(service)
+    # had alice answered my 14th move with column 1 (she played 6), 🔴 would have had one
+    # winning column, 6: the widened post-mortem proved every column of that position
+    assert AGAINST_THE_BOT[27] == 5
+    code = RULES.replay([*AGAINST_THE_BOT[:27], 0])[-1]
+    fact = known_in(await service.memories.get(GUILD, CLASSIC))
+    proved = {column: fact(key) for column, _child, key in RULES.moves(code)}
+    oracle = column_values(RULES.spell(code))  # the tests' own solver
+    assert proved == oracle and [c for c, v in oracle.items() if v and v[0] == "win"] == [5]
+    draws = sum(1 << column for column, value in proved.items() if value is None)
+    assert classify(engine_values(RULES, code, fact, draws)) == ("win", 5)  # a puzzle's shape
+    # but nobody reached it: the game's own positions are the only puzzles
+    (cut,) = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+    assert cut.moves == tuple(AGAINST_THE_BOT[:MISSED])
+    await puzzles.pose(GUILD, BOB)  # going through the server's games adds none either
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
 
 
 async def test_games_looked_back_at_before_puzzles_are_cut_once_when_first_asked(service):
@@ -63,7 +90,7 @@ async def test_a_reset_memory_no_longer_proves_its_puzzles_so_they_go(service):
     await service.reset_memory(GUILD, CLASSIC)
     with pytest.raises(TooFewPuzzles) as none:
         await puzzles.pose(GUILD, BOB)
-    assert none.value.have == 0 and none.value.lessons == 5
+    assert none.value.have == 0 and none.value.lessons == 3
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 0
 
 
