@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .classic_schema import PLAYED
 from .games import RUNNING
 from .shards import TICTACTOE, Query
 
@@ -184,33 +185,34 @@ class StatsQueries:
         return curve
 
     async def losses_by_block(
-        self, guild_id: int, *, block: int = 50, game: str = TICTACTOE
+        self, guild_id: int, *, game: str = TICTACTOE
     ) -> list[tuple[int, int]]:
-        """How often the bot lost, block by block of ``block`` games against it played to
-        the end (or resigned), oldest first: ``(games by the block's end, losses in it)``;
-        the last block may be shorter. The classic board's curve, where no count of the
-        ways to beat the bot exists."""
-        block = int(block)  # written into the statement: both databases divide integers
+        """How often the bot lost on the classic board, block by block of 50 games against
+        it played to the end, or resigned (``classic_schema.LOSS_BLOCK``), oldest first:
+        ``(games by the block's end, losses in it)``; the last block may be shorter. Its
+        curve, where no count of the ways to beat the bot exists: counted as the games end
+        (a game deleted later, by forget-me, stays counted in its block), so reading it
+        costs a row per block, never the history."""
         rows = await self._fetch(
-            f"SELECT (n - 1) / {block} AS b, COUNT(*),"
-            " SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END) FROM (SELECT result,"
-            " ROW_NUMBER() OVER (ORDER BY id) AS n FROM games WHERE guild_id = ? AND game = ?"
-            " AND opponent_id IS NULL AND result IN ('bot_won', 'player_won', 'draw', 'resigned'))"
-            " AS played GROUP BY b ORDER BY b",
+            "SELECT games, losses FROM loss_blocks WHERE guild_id = ? AND game = ? ORDER BY block",
             (guild_id, game),
         )
-        return [(int(b) * block + int(count), int(lost)) for b, count, lost in rows]
+        blocks, played = [], 0
+        for games, losses in rows:
+            played += games
+            blocks.append((played, int(losses)))
+        return blocks
 
     async def recent_losses(
         self, guild_id: int, *, last: int = 50, game: str = TICTACTOE
     ) -> tuple[int, int]:
         """The bot's losses in the ``last`` games against it played to the end (or
         resigned), and how many games that is (fewer at first)."""
+        # straight off games_played_against_the_bot, newest first: no sort of the history
         ((count, lost),) = await self._fetch(
             "SELECT COUNT(*), SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END) FROM"
             " (SELECT result FROM games WHERE guild_id = ? AND game = ? AND opponent_id IS NULL"
-            " AND result IN ('bot_won', 'player_won', 'draw', 'resigned')"
-            " ORDER BY id DESC LIMIT ?) AS recent",
+            f" AND result IN {PLAYED} ORDER BY id DESC LIMIT ?) AS recent",
             (guild_id, game, int(last)),
         )
         return int(lost or 0), int(count)

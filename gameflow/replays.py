@@ -75,7 +75,7 @@ class ReplayStep:
 
 
 def lessons_by_step(
-    kind: str, moves: Sequence[int], facts: Sequence[tuple[str, str, int | None]]
+    kind: str, moves: Sequence[int], facts: Sequence[tuple[str | int, str, int | None]]
 ) -> dict[int, tuple[Learned | None, tuple[Learned, ...]]]:
     """Each step (1 to len(moves)) that taught something: the lesson about the move played
     there, and those about the other moves of the same position, by column or cell.
@@ -83,7 +83,13 @@ def lessons_by_step(
     Facts are stored up to symmetry, so each is matched by its canonical key to the
     positions one move after each position of the game."""
     rules = engine.get_game(kind)
-    known = {rules.key(rules.parse(position, checked=False)): (o, p) for position, o, p in facts}
+
+    def key_of(position: str | int) -> int:  # the classic board's come as keys already
+        return (
+            position if type(position) is int else rules.key(rules.parse(position, checked=False))
+        )
+
+    known = {key_of(position): (o, p) for position, o, p in facts}
     if not known:
         return {}
     found = {}

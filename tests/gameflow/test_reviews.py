@@ -84,9 +84,12 @@ async def test_a_lost_game_is_reviewed_and_every_fact_it_stores_is_proven(servic
     assert (await service.store.game(turn.game.id)).review == REVIEW_DONE
     with sqlite3.connect(service.store_path) as db:  # all credited to the game, as the rules'
         ((credited,),) = db.execute(
-            "SELECT COUNT(*) FROM facts WHERE game_id = ?", (turn.game.id,)
+            "SELECT SUM(taught) FROM classic_facts WHERE game_id = ?", (turn.game.id,)
         ).fetchall()
     assert credited == len(memory)
+    # and the player's lessons taught count them all
+    (standing,), _ = await service.store.leaderboard(GUILD, "lessons", game=CLASSIC)
+    assert standing.lessons == len(memory)
 
 
 async def test_a_review_a_kill_interrupted_runs_again_at_start(service, tmp_path):
