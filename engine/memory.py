@@ -149,9 +149,9 @@ class Memory:
         return memory
 
     @classmethod
-    def from_stored(cls, runs: Iterable[bytes], *, game="connect4-7x6") -> Memory:
-        """The classic board's memory from a store's runs of entries (see
-        :meth:`engine.tables.DistanceTable.from_stored`: built in short steps, for a
+    def from_stored(cls, runs: list[bytes], *, game="connect4-7x6") -> Memory:
+        """The classic board's memory from a store's runs of entries, taken off the list
+        (see :meth:`engine.tables.DistanceTable.from_stored`: built in short steps, for a
         thread)."""
         game = get_game(game)
         if not game.classic:

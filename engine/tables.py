@@ -189,26 +189,30 @@ class DistanceTable:
         return _big_endian(self.data)
 
     @classmethod
-    def from_stored(cls, runs: Iterable[bytes], chunk: int = 1 << 14) -> DistanceTable:
+    def from_stored(cls, runs: list[bytes], chunk: int = 1 << 14) -> DistanceTable:
         """A table from stored runs of entries (:meth:`stored`'s layout, each run in key
-        order, a key perhaps in several: the entry with its plies is kept). Built in
-        chunks so that no single call holds the GIL long (a sort of 200,000 ints in one
-        call held it 30-50 ms): run it in a thread, and the bot's loop keeps going."""
-        entries = array("Q")
-        entries.frombytes(b"".join(runs))
-        if sys.byteorder == "little":
-            entries.byteswap()
-        sorted_runs = [
-            array("Q", sorted(entries[at : at + chunk])) for at in range(0, len(entries), chunk)
-        ]
-        del entries
-        table, last = array("Q"), -1
-        append = table.append
+        order, a key perhaps in several: the entry with its plies is kept), taken off the
+        list as they are read. Built in chunks so that no single call holds the GIL long
+        (a sort of 200,000 ints in one call held it 30-50 ms): run it in a thread, and the
+        bot's loop keeps going. Its peak is about twice the table, once."""
+        total = sum(len(run) for run in runs) // 8
+        sorted_runs, pending = [], array("Q")
+        while runs:
+            pending.frombytes(runs.pop())
+            if len(pending) >= chunk or not runs:
+                if sys.byteorder == "little":
+                    pending.byteswap()
+                sorted_runs.append(array("Q", sorted(pending)))
+                pending = array("Q")
+        table = array("Q", (0,)) * total  # written in place: no growth, no copies
+        size, last = 0, -1
         for entry in heapq.merge(*sorted_runs):
             key = entry >> _DISTANCE_SHIFT
             if key != last:  # the same key again: the first one has its plies if any does
-                append(entry)
+                table[size] = entry
+                size += 1
                 last = key
+        del sorted_runs, table[size:]
         return cls(table)
 
     def count(self) -> int:
