@@ -17,6 +17,10 @@ Three runs:
   every 100 ms: stats must not cost more as the history grows, nor slow everyone else;
 * **both games mixed**: the paced run with each game drawn at random among tic-tac-toe,
   Connect Four 4x4 and 5x4 (the same servers play all three);
+* **the classic board's stats** (``--only-classic`` for this alone, ``bench/classic_scale.py``):
+  ``/connect4 stats`` on a 7×6 server with ``--history`` finished games and 200,000 facts,
+  asked every 100 ms while 200 servers play: its p99, the longest loop callback, how long
+  a small query waited behind it, and the other moves' p99 beside a run without it;
 * **replays and history** (``--only-replays`` for this alone): on a server with
   ``--history`` finished games of every board (random games, a third of them with lessons
   credited, some between members), a replay step and ``history`` each through the game
@@ -328,12 +332,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only-replays", action="store_true", help="only the replays and history figures"
     )
+    parser.add_argument(
+        "--only-classic", action="store_true",
+        help="only /connect4 stats on a 7x6 server with --history games and 200,000 facts",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < args.servers or args.think < 0:
         parser.error("need at least 1 server, at least one game per server, and think >= 0")
 
     if args.only_replays:
         print_replay_costs(args.history)
+        return
+    if args.only_classic:
+        from bench.classic_scale import stats_figures
+
+        for line in stats_figures(args.history):
+            print(line)
         return
     print(f"{args.servers} servers, {args.games} games, one SQLite file (WAL), one process;"
           f" synchronous={SYNCHRONOUS} unless named")  # fmt: skip
@@ -373,6 +387,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"drawing the curve's picture (500 points, in a thread): first {first:.0f} ms "
           f"(importing matplotlib), then {again:.0f} ms (median of 5)")  # fmt: skip
     print_replay_costs(args.history)
+    from bench.classic_scale import stats_figures
+
+    for line in stats_figures(args.history):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ each add it as their next version, with their own column types and triggers):
   the top) into its canonical code in SQL (:func:`classic_key_sql`) and packs each batch
   (a game's facts, or a server's facts from no game) in key order;
 * the bot's losses per 50 games against it are counted as games end (``loss_blocks``),
-  and its last 50 games and a member's games by level are read off indexes, so that no
-  stats query sorts or counts a server's history.
+  and its last 50 games, a member's games by level and a long learning curve's samples
+  are read off indexes, so that no stats query sorts or counts a server's history.
 """
 
 from __future__ import annotations
@@ -97,6 +97,8 @@ STATS_INDEXES = (
     # a member's record by level: grouped straight off the index
     "CREATE INDEX games_by_level ON games (guild_id, game, player_id, level, result)"
     " WHERE opponent_id IS NULL",
+    # the learning curve's points by games: a long curve is sampled off it, a row a step
+    "CREATE INDEX curve_by_games ON curve (guild_id, game, games, id)",
     # a server's batches of classic facts with their counts (its count of facts is read
     # off this index alone), and a game's batches (its lessons, forget-me)
     "CREATE INDEX classic_facts_by_guild ON classic_facts (guild_id, game, taught)",

@@ -159,19 +159,35 @@ class StatsQueries:
         self, guild_id: int, *, points: int = 500, game: str = TICTACTOE
     ) -> list[CurvePoint]:
         """The learning curve of ``game``, at most about ``points`` long however long the
-        history: evenly spaced points, always with the first and the last, and a point for
-        the present (the last point's figures at the current game) when games were played
-        since."""
+        history: every point while there are no more; past that, points evenly spaced in
+        games (for each of ``points`` steps, the first point at or after it), always with
+        the first and the last, each found off an index (``curve_by_games``): a server
+        whose every game taught reads a few hundred rows, never its history. And a point
+        for the present (the last point's figures at the current game) when games were
+        played since."""
+        where = "guild_id = ? AND game = ?"
         ((count,),) = await self._fetch(
-            "SELECT COUNT(*) FROM curve WHERE guild_id = ? AND game = ?", (guild_id, game)
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM curve WHERE {where} LIMIT ?) AS few",
+            (guild_id, game, points + 1),
         )
-        step = max(1, -(-count // points))
-        rows = await self._fetch(
-            "SELECT games, lessons, beat_x, beat_o, training FROM (SELECT *, ROW_NUMBER()"
-            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ? AND game = ?)"
-            " AS numbered WHERE n % ? = 0 OR n = ? ORDER BY n",
-            (guild_id, game, step, count - 1),
-        )
+        columns = "games, lessons, beat_x, beat_o, training"
+        if count <= points:
+            rows = await self._fetch(
+                f"SELECT {columns} FROM curve WHERE {where} ORDER BY id", (guild_id, game)
+            )
+        else:
+            ((first, last),) = await self._fetch(
+                f"SELECT MIN(games), MAX(games) FROM curve WHERE {where}", (guild_id, game)
+            )
+            steps = sorted({first + (last - first) * n // points for n in range(points)})
+            targets = ", ".join(f"({int(step)})" for step in steps)
+            rows = await self._fetch(
+                f"WITH steps (at_games) AS (VALUES {targets})"
+                f" SELECT {columns} FROM curve WHERE id IN (SELECT (SELECT id FROM curve"
+                f" WHERE {where} AND games >= steps.at_games ORDER BY games, id LIMIT 1)"
+                f" FROM steps) OR id = (SELECT MAX(id) FROM curve WHERE {where}) ORDER BY id",
+                (guild_id, game, guild_id, game),
+            )
         curve = [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
         # and the present: games that taught nothing since the last point still count, so
         # that the picture runs to the current game (the same count the points are taken of)
@@ -180,8 +196,12 @@ class StatsQueries:
             (guild_id, game),
         )
         if curve and now and now[0][0] > curve[-1].games:
-            last = curve[-1]
-            curve.append(CurvePoint(now[0][0], last.lessons, last.beat_x, last.beat_o, False))
+            last_point = curve[-1]
+            curve.append(
+                CurvePoint(
+                    now[0][0], last_point.lessons, last_point.beat_x, last_point.beat_o, False
+                )
+            )
         return curve
 
     async def losses_by_block(

@@ -234,15 +234,6 @@ def test_the_sql_reads_a_position_into_the_engines_canonical_key():
 
 
 # --- every stats query of the classic board reads an index ---------------------------
-STATS_QUERIES = {
-    # the queries /connect4 stats makes, with their parameters
-    "recent_losses": "SELECT COUNT(*), SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END)"
-    " FROM (SELECT result FROM games WHERE guild_id = ? AND game = ? AND opponent_id IS NULL"
-    " AND result IN ('bot_won', 'player_won', 'draw', 'resigned') ORDER BY id DESC LIMIT ?)"
-    " AS recent",
-}
-
-
 async def plans(store: Store, sql: str, params: tuple) -> str:
     """The plan of ``sql``; on PostgreSQL, with table scans priced out (its tables are
     tiny here, where a scan is cheapest: the question is whether an index serves)."""
@@ -259,7 +250,7 @@ async def plans(store: Store, sql: str, params: tuple) -> str:
 @pytest.fixture(params=["sqlite", "postgres"])
 async def history_store(request, tmp_path):
     """A store of either backend with a 7×6 history: 600 games of two players, against
-    the bot and between members, some abandoned."""
+    the bot and between members, some abandoned, each a point of the learning curve."""
     if request.param == "sqlite":
         store = await Store.connect(tmp_path / "plans.sqlite3")
         store.backend = "sqlite"
@@ -278,47 +269,57 @@ async def history_store(request, tmp_path):
             await store.close()
 
 
+PLAYED = ("player_won", "bot_won", "draw", "abandoned")
+
+
 async def _fill(store: Store) -> None:
+    from data import Snapshot
+
     for n in range(600):
         game = await store.start_game(
             GUILD, 10 + n % 7, PLAYERS[n % 2], "O", [], now=float(n), game=CLASSIC,
             opponent_id=PLAYERS[(n + 1) % 2] if n % 11 == 0 else None,
             level=("learning", "medium", "easy")[n % 3],
         )  # fmt: skip
-        result = ("player_won", "bot_won", "draw", "abandoned")[n % 4]
-        await store.finish_game(game.id, GUILD, [], [3], result, now=float(n), game=CLASSIC)
+        await store.finish_game(
+            game.id, GUILD, [], [3], PLAYED[n % 4], now=float(n), game=CLASSIC,
+            snapshot=Snapshot(n, None, None),
+        )  # fmt: skip
 
 
 async def test_every_stats_query_of_the_classic_board_reads_an_index(history_store):
+    """The statements /connect4 stats makes (its figures, its curve's points and its
+    losses per 50 games), as the store makes them: each served by an index, none sorting
+    or scanning the server's games or curve."""
     store = history_store
-    statements = [
-        (STATS_QUERIES["recent_losses"], (GUILD, CLASSIC, 50)),
-        (
-            "SELECT level, COUNT(*) FROM games WHERE guild_id = ? AND game = ? AND player_id = ?"
-            " AND opponent_id IS NULL AND result != ? GROUP BY level",
-            (GUILD, CLASSIC, PLAYERS[0], "running"),
-        ),
-        (
-            "SELECT games, losses FROM loss_blocks WHERE guild_id = ? AND game = ? ORDER BY block",
-            (GUILD, CLASSIC),
-        ),
-        (
-            "SELECT COALESCE(SUM(taught), 0) FROM classic_facts WHERE guild_id = ? AND game = ?",
-            (GUILD, CLASSIC),
-        ),
-    ]
-    for sql, params in statements:
-        plan = await plans(store, sql, params)
-        assert "TEMP B-TREE" not in plan and "Sort" not in plan, plan
-        assert "SCAN games" not in plan and "Seq Scan" not in plan, plan
-    # and the figures are right: the bot's last 50 games and its losses per 50
-    played = [("player_won", "bot_won", "draw", "abandoned")[n % 4] for n in range(600)]
-    vs_bot = [r for n, r in enumerate(played) if n % 11 and r != "abandoned"]
-    assert await store.recent_losses(GUILD, game=CLASSIC) == (
-        vs_bot[-50:].count("player_won"),
-        50,
-    )
+    asked: list[tuple[str, tuple]] = []
+    fetch = store._fetch
+
+    async def recorded(sql, params=()):
+        asked.append((sql, tuple(params)))
+        return await fetch(sql, params)
+
+    store._fetch = recorded
+    await store.record(GUILD, game=CLASSIC)
+    await store.record(GUILD, PLAYERS[0], game=CLASSIC)
+    await store.member_record(GUILD, PLAYERS[0], game=CLASSIC)
+    await store.level_records(GUILD, PLAYERS[0], game=CLASSIC)
+    await store.count_facts(GUILD, CLASSIC)
+    lost = await store.recent_losses(GUILD, game=CLASSIC)
     blocks = await store.losses_by_block(GUILD, game=CLASSIC)
-    assert blocks[-1][0] == len(vs_bot) and sum(lost for _, lost in blocks) == vs_bot.count(
-        "player_won"
-    )
+    curve = await store.curve(GUILD, points=100, game=CLASSIC)
+    store._fetch = fetch
+    assert len(asked) >= 10
+    for sql, params in asked:
+        plan = await plans(store, sql, params)
+        assert "SCAN games" not in plan and "SCAN curve" not in plan, (sql, plan)
+        assert "Seq Scan" not in plan, (sql, plan)
+        if "FROM curve WHERE id IN" not in sql:  # the sampled curve sorts its 100 rows only
+            assert "TEMP B-TREE" not in plan and "Sort" not in plan, (sql, plan)
+    # and the figures are right: the bot's last 50 games, its losses per 50, the curve
+    vs_bot = [PLAYED[n % 4] for n in range(600) if n % 11 and PLAYED[n % 4] != "abandoned"]
+    assert lost == (vs_bot[-50:].count("player_won"), 50)
+    assert blocks[-1][0] == len(vs_bot)
+    assert sum(lost for _, lost in blocks) == vs_bot.count("player_won")
+    assert 90 <= len(curve) <= 102 and curve[0].games == 1 and curve[-1].games == 600
+    assert [point.lessons for point in curve] == sorted(point.lessons for point in curve)
