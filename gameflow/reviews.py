@@ -69,6 +69,8 @@ class Reviews:
         # oldest first; and when each failed one failed (the loop's clock)
         self._done: OrderedDict[int, tuple[float, Game, int, tuple | None]] = OrderedDict()
         self._failed: dict[int, float] = {}
+        # what to call with an owed review's outcome once it is done (see when_done)
+        self._then: dict[int, list[Callable[[ReviewOutcome | None], object]]] = {}
         self._consumer: asyncio.Task | None = None
         self.recovered: list[int] = []  # games whose review was picked up again at start
 
@@ -116,6 +118,18 @@ class Reviews:
             if waiter is None:
                 waiter = self._owed[game_id] = asyncio.get_running_loop().create_future()
             await asyncio.shield(waiter)  # one asker cancelled cancels nobody else's wait
+        return self._finished(game_id)
+
+    def when_done(self, game_id: int, then: Callable[[ReviewOutcome | None], object]) -> None:
+        """Call ``then`` with a game's :meth:`outcome` once its post-mortem is done (now,
+        if it is not owed here): a final board waits for its lesson without a task of its
+        own, holding only what ``then`` holds."""
+        if game_id in self._owed:
+            self._then.setdefault(game_id, []).append(then)
+        else:
+            then(self._finished(game_id))
+
+    def _finished(self, game_id: int) -> ReviewOutcome | None:
         done = self._done.get(game_id)
         if done is None:
             return None
@@ -149,6 +163,7 @@ class Reviews:
             if waiter is not None and not waiter.done():
                 waiter.set_result(None)
         self._owed.clear()
+        self._then.clear()  # the bot is closing: no board is edited any more
         self.worker.close()
 
     async def _consume(self) -> None:
@@ -172,6 +187,11 @@ class Reviews:
                 waiter = self._owed.pop(game.id, None)
                 if waiter is not None and not waiter.done():
                     waiter.set_result(None)
+                for then in self._then.pop(game.id, ()):
+                    try:
+                        then(self._finished(game.id))
+                    except Exception:
+                        log.exception("could not pass on game %s's post-mortem", game.id)
         finally:
             self._consumer = None
 
