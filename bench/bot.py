@@ -153,9 +153,10 @@ def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1)
     third of them credited with the lessons at their last two moves, a fifth between
     members; straight through SQLite."""
     import engine
+    from gameflow.memories import classic_facts
 
     rng = random.Random(seed)
-    rows, facts = [], []
+    rows, facts, classic = [], [], []
     for n in range(games):
         kind = REPLAY_KINDS[n % len(REPLAY_KINDS)]
         board = engine.Board(game=kind)
@@ -168,9 +169,18 @@ def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1)
         rows.append((n + 1, guild_id, -1 - n, player, "O", "".join(map(str, moves)), result,
                      float(n), float(n), float(n), opponent, kind))  # fmt: skip
         if n % 3 == 0:
-            for ply in (len(moves) - 1, len(moves) - 2):
-                after = engine.Board.from_moves(moves[: ply + 1], game=kind).position
-                facts.append((guild_id, kind, engine.canonical(after, kind), "loss", n + 1))
+            taught = [
+                (engine.canonical(board.position, kind), "loss")
+                for board in (
+                    engine.Board.from_moves(moves[: ply + 1], game=kind)
+                    for ply in (len(moves) - 1, len(moves) - 2)
+                )
+            ]
+            if kind == "connect4-7x6":  # packed, a batch for the game
+                packed = classic_facts(kind, taught).taught
+                classic.append((guild_id, kind, n + 1, 0.0, len(taught), packed))
+            else:
+                facts += [(guild_id, kind, *fact, n + 1) for fact in taught]
     with sqlite3.connect(path) as db:
         db.executemany(
             "INSERT INTO games (id, guild_id, channel_id, player_id, bot_mark, moves, result,"
@@ -182,6 +192,11 @@ def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1)
             "INSERT OR IGNORE INTO facts (guild_id, game, position, outcome, learned_at,"
             " game_id) VALUES (?, ?, ?, ?, 0, ?)",
             facts,
+        )
+        db.executemany(
+            "INSERT INTO classic_facts (guild_id, game, game_id, learned_at, taught, facts)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            classic,
         )
 
 
