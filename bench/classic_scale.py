@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import os
 import random
 import sqlite3
 import tempfile
@@ -129,14 +128,6 @@ async def postgres_bytes(url: str, schema: str, count: int) -> float:
     return size / count
 
 
-def _rss() -> int:
-    with open(f"/proc/{os.getpid()}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS in /proc: this benchmark needs Linux")
-
-
 def _rss_per_fact(count: int, servers: int = 4) -> tuple[float, float, float, int]:
     """In a process of its own: the RSS each memory of ``count`` facts adds once read back
     from the store the bot's way (``ServerMemories``), over ``servers`` servers after a
@@ -144,6 +135,7 @@ def _rss_per_fact(count: int, servers: int = 4) -> tuple[float, float, float, in
     apart), and the bytes of its table."""
 
     async def measure() -> tuple[float, float, float, int]:
+        from bench.scale import rss_bytes
         from data import Store
         from gameflow.memories import ServerMemories
 
@@ -164,15 +156,15 @@ def _rss_per_fact(count: int, servers: int = 4) -> tuple[float, float, float, in
             await store._fetch("SELECT SUM(length(facts)) FROM classic_facts")
             memories = ServerMemories(store)
             gc.collect()
-            before = _rss()
+            before = rss_bytes()
             memory = await memories.get(GUILD, CLASSIC)
             gc.collect()
-            first = _rss() - before
-            before = _rss()
+            first = rss_bytes() - before
+            before = rss_bytes()
             for server in range(1, servers + 1):
                 await memories.get(GUILD + server, CLASSIC)
             gc.collect()
-            grown = _rss() - before
+            grown = rss_bytes() - before
             await store.close()
             known = len(memory)
             return grown / (servers * known), first / known, memory.nbytes / known, known
@@ -242,19 +234,21 @@ def add_classic_history(path: Path, guild_id: int, games: int, facts: int) -> No
 
 
 class CallbackProbe:
-    """Times every callback the running loop runs: the longest, and how many over 20 ms
-    (the bot process's probe in ``bench.lean``, in this process)."""
+    """Times every callback the running loop runs: the longest, and how many over 20 ms,
+    by the clock and by the loop thread's own CPU (the bot process's probe in
+    ``bench.lean``, in this process)."""
 
     def __enter__(self) -> CallbackProbe:
-        self.longest, self.over = 0.0, 0
+        self.longest, self.over, self.longest_cpu = 0.0, 0, 0.0
         self._run = asyncio.events.Handle._run
         probe = self
 
         def timed(handle) -> None:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             probe._run(handle)
             took = (time.perf_counter() - started) * 1000
             probe.longest = max(probe.longest, took)
+            probe.longest_cpu = max(probe.longest_cpu, (time.thread_time() - cpu) * 1000)
             probe.over += took > 20
 
         asyncio.events.Handle._run = timed
@@ -349,3 +343,36 @@ def stats_figures(history: int = 100_000, facts: int = 200_000) -> list[str]:
         f" ms: ratio of the p99s "
         f"{percentile(asked['moves'], 0.99) / percentile(quiet['moves'], 0.99):.2f}",
     ]
+
+
+async def first_stats_after_a_restart(game: str, lessons: int) -> dict:
+    """The first ``/connect4 stats`` of a server after a restart (nothing cached, not even
+    the positions' moves; the start-up objects frozen, as the bot does), on a memory of
+    about ``lessons`` lessons: how long it took, and the loop's longest callback meanwhile."""
+    from bench import loop
+    from bot import freeze_start_up_objects
+    from data import Store
+    from gameflow import GameService
+
+    memory = loop.trained(game, lessons)
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "bench.sqlite3")
+        facts = [(fact.position, fact.outcome.value) for fact in memory]
+        await store.add_facts(1, facts, game=game, replace=True, now=0)
+        rules = get_game(game)
+        rules._cache.clear()
+        rules._winners.clear()
+        service = GameService(store, timeout_seconds=3600)
+        freeze_start_up_objects()
+        with CallbackProbe() as probe:
+            started = time.perf_counter()
+            await service.stats(1, 7, game)
+            took = time.perf_counter() - started
+        await store.close()
+    return {
+        "lessons": len(memory),
+        "ms": took * 1000,
+        "longest": probe.longest,
+        "longest_cpu": probe.longest_cpu,
+        "over": probe.over,
+    }

@@ -1,11 +1,9 @@
 """The classic board's facts packed (issue 34): a database of the schema before, with 7×6
 facts, games and reviews in it, is converted in place on both backends (nothing lost,
-every fact the same after), and the stats read indexes, never a sort of a history."""
+every fact the same after)."""
 
 import random
 import sqlite3
-
-import pytest
 
 import engine
 from data import Store
@@ -231,95 +229,3 @@ def test_the_sql_reads_a_position_into_the_engines_canonical_key():
     assert len(rows) == len(positions) > 500
     for position, key in rows:
         assert key == rules.key(rules.parse(position)), position
-
-
-# --- every stats query of the classic board reads an index ---------------------------
-async def plans(store: Store, sql: str, params: tuple) -> str:
-    """The plan of ``sql``; on PostgreSQL, with table scans priced out (its tables are
-    tiny here, where a scan is cheapest: the question is whether an index serves)."""
-    if store.backend == "sqlite":
-        rows = await store._fetch(f"EXPLAIN QUERY PLAN {sql}", params)
-        return "\n".join(str(row[-1]) for row in rows)
-    async with store._driver._pool.acquire() as db:
-        await db.execute("SET enable_seqscan = off")
-        rows = await db.fetch(f"EXPLAIN {dialect(sql)}", *params)
-        await db.execute("RESET enable_seqscan")
-    return "\n".join(row[0] for row in rows)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def history_store(request, tmp_path):
-    """A store of either backend with a 7×6 history: 600 games of two players, against
-    the bot and between members, some abandoned, each a point of the learning curve."""
-    if request.param == "sqlite":
-        store = await Store.connect(tmp_path / "plans.sqlite3")
-        store.backend = "sqlite"
-        await _fill(store)
-        yield store
-        await store.close()
-        return
-    async with postgres_schema() as (url, schema):
-        store = await Store.connect(url, schema=schema)
-        store.backend = "postgres"
-        try:
-            await _fill(store)
-            await store._write([("ANALYZE", ())])
-            yield store
-        finally:
-            await store.close()
-
-
-PLAYED = ("player_won", "bot_won", "draw", "abandoned")
-
-
-async def _fill(store: Store) -> None:
-    from data import Snapshot
-
-    for n in range(600):
-        game = await store.start_game(
-            GUILD, 10 + n % 7, PLAYERS[n % 2], "O", [], now=float(n), game=CLASSIC,
-            opponent_id=PLAYERS[(n + 1) % 2] if n % 11 == 0 else None,
-            level=("learning", "medium", "easy")[n % 3],
-        )  # fmt: skip
-        await store.finish_game(
-            game.id, GUILD, [], [3], PLAYED[n % 4], now=float(n), game=CLASSIC,
-            snapshot=Snapshot(n, None, None),
-        )  # fmt: skip
-
-
-async def test_every_stats_query_of_the_classic_board_reads_an_index(history_store):
-    """The statements /connect4 stats makes (its figures, its curve's points and its
-    losses per 50 games), as the store makes them: each served by an index, none sorting
-    or scanning the server's games or curve."""
-    store = history_store
-    asked: list[tuple[str, tuple]] = []
-    fetch = store._fetch
-
-    async def recorded(sql, params=()):
-        asked.append((sql, tuple(params)))
-        return await fetch(sql, params)
-
-    store._fetch = recorded
-    await store.record(GUILD, game=CLASSIC)
-    await store.record(GUILD, PLAYERS[0], game=CLASSIC)
-    await store.member_record(GUILD, PLAYERS[0], game=CLASSIC)
-    await store.level_records(GUILD, PLAYERS[0], game=CLASSIC)
-    await store.count_facts(GUILD, CLASSIC)
-    lost = await store.recent_losses(GUILD, game=CLASSIC)
-    blocks = await store.losses_by_block(GUILD, game=CLASSIC)
-    curve = await store.curve(GUILD, points=100, game=CLASSIC)
-    store._fetch = fetch
-    assert len(asked) >= 10
-    for sql, params in asked:
-        plan = await plans(store, sql, params)
-        assert "SCAN games" not in plan and "SCAN curve" not in plan, (sql, plan)
-        assert "Seq Scan" not in plan, (sql, plan)
-        if "FROM curve WHERE id IN" not in sql:  # the sampled curve sorts its 100 rows only
-            assert "TEMP B-TREE" not in plan and "Sort" not in plan, (sql, plan)
-    # and the figures are right: the bot's last 50 games, its losses per 50, the curve
-    vs_bot = [PLAYED[n % 4] for n in range(600) if n % 11 and PLAYED[n % 4] != "abandoned"]
-    assert lost == (vs_bot[-50:].count("player_won"), 50)
-    assert blocks[-1][0] == len(vs_bot)
-    assert sum(lost for _, lost in blocks) == vs_bot.count("player_won")
-    assert 90 <= len(curve) <= 102 and curve[0].games == 1 and curve[-1].games == 600
-    assert [point.lessons for point in curve] == sorted(point.lessons for point in curve)
