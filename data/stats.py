@@ -166,9 +166,12 @@ class StatsQueries:
         for the present (the last point's figures at the current game) when games were
         played since."""
         where = "guild_id = ? AND game = ?"
-        ((count,),) = await self._fetch(
-            f"SELECT COUNT(*) FROM (SELECT 1 FROM curve WHERE {where} LIMIT ?) AS few",
-            (guild_id, game, points + 1),
+        ((count, first, last, now),) = await self._fetch(  # one trip, each off an index
+            f"SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM curve WHERE {where} LIMIT ?) AS few),"
+            f" (SELECT MIN(games) FROM curve WHERE {where}),"
+            f" (SELECT MAX(games) FROM curve WHERE {where}),"
+            f" (SELECT games + member_games FROM server_counts WHERE {where})",
+            (guild_id, game, points + 1, *(guild_id, game) * 3),
         )
         columns = "games, lessons, beat_x, beat_o, training"
         if count <= points:
@@ -176,9 +179,6 @@ class StatsQueries:
                 f"SELECT {columns} FROM curve WHERE {where} ORDER BY id", (guild_id, game)
             )
         else:
-            ((first, last),) = await self._fetch(
-                f"SELECT MIN(games), MAX(games) FROM curve WHERE {where}", (guild_id, game)
-            )
             steps = sorted({first + (last - first) * n // points for n in range(points)})
             targets = ", ".join(f"({int(step)})" for step in steps)
             rows = await self._fetch(
@@ -191,17 +191,9 @@ class StatsQueries:
         curve = [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
         # and the present: games that taught nothing since the last point still count, so
         # that the picture runs to the current game (the same count the points are taken of)
-        now = await self._fetch(
-            "SELECT games + member_games FROM server_counts WHERE guild_id = ? AND game = ?",
-            (guild_id, game),
-        )
-        if curve and now and now[0][0] > curve[-1].games:
-            last_point = curve[-1]
-            curve.append(
-                CurvePoint(
-                    now[0][0], last_point.lessons, last_point.beat_x, last_point.beat_o, False
-                )
-            )
+        if curve and now is not None and now > curve[-1].games:
+            end = curve[-1]
+            curve.append(CurvePoint(now, end.lessons, end.beat_x, end.beat_o, False))
         return curve
 
     async def losses_by_block(
