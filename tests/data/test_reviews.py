@@ -68,3 +68,19 @@ async def test_a_game_that_needs_no_review_is_never_pending(store):  # noqa: F81
     await store.finish_game(game.id, 1, [], [3], "abandoned", now=2.0, game=CLASSIC)
     assert await store.pending_reviews() == []
     assert (await store.game(game.id)).review is None
+
+
+async def test_forget_me_takes_a_classic_games_lessons_off_its_player_and_keeps_them(store):  # noqa: F811
+    """A 7×6 game's batches of facts name it: after its player's forget-me the facts stay
+    (the bot still knows them), naming nobody, and nobody is credited with them."""
+    game = await store.start_game(1, 10, 100, "X", [], now=1.0, game=CLASSIC)
+    taught = classic_facts(CLASSIC, [(_after(3), "loss", None), (_after(2), "win", 9)])
+    await store.finish_game(game.id, 1, [], [3, 3], "player_won", taught, now=2.0, game=CLASSIC)
+    (standing,), _ = await store.leaderboard(1, "lessons", game=CLASSIC)
+    assert (standing.player_id, standing.lessons) == (100, 2)
+    await store.forget_player(1, 100)
+    assert await store.finished_game(game.id) is None
+    assert await store.count_facts(1, CLASSIC) == 2  # still known
+    assert await store.leaderboard(1, "lessons", game=CLASSIC) == ([], None)
+    ((named,),) = await store._fetch("SELECT COUNT(*) FROM classic_facts WHERE game_id IS NOT NULL")
+    assert named == 0
