@@ -155,6 +155,16 @@ class StatsQueries:
             own = Standing(*mine[0]) if mine else None
         return standings, own
 
+    async def curve_stamp(self, guild_id: int, game: str = TICTACTOE) -> tuple:
+        """What changes whenever a server's curve or its losses per 50 games do (its last
+        point, its games so far): one read of two index entries, for a cache."""
+        ((last_point, games),) = await self._fetch(
+            "SELECT (SELECT MAX(id) FROM curve WHERE guild_id = ? AND game = ?),"
+            " (SELECT games + member_games FROM server_counts WHERE guild_id = ? AND game = ?)",
+            (guild_id, game, guild_id, game),
+        )
+        return last_point, games
+
     async def curve(
         self, guild_id: int, *, points: int = 500, game: str = TICTACTOE
     ) -> list[CurvePoint]:

@@ -114,3 +114,30 @@ async def test_a_classic_memory_is_read_back_off_the_loop_and_counted_in_c(servi
     with_plies = sum(plies is not None for _, _, plies in rows)
     assert stats.classic.by_post_mortem == with_plies
     assert stats.classic.by_rules == len(rows) - with_plies
+
+
+async def test_a_curve_is_read_again_only_once_it_has_changed(service, monkeypatch):
+    """Stats asked again and again of a server whose curve has not moved read one stamp,
+    not the curve (issue 34); a game that ends changes the stamp, and the curve is read."""
+    from data import Snapshot
+
+    async def a_game(n: int) -> None:
+        game = await service.store.start_game(1, 2, 3, "O", [], now=float(n))
+        await service.store.finish_game(
+            game.id, 1, [], [4], "draw", now=float(n), snapshot=Snapshot(n, 1, 1)
+        )
+
+    await a_game(1)
+    reads = []
+    real = service.store.curve
+
+    async def counted(*args, **kwargs):
+        reads.append(args)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(service.store, "curve", counted)
+    first = await service.curve(1)
+    assert await service.curve(1) == first and len(reads) == 1
+    await a_game(2)
+    again = await service.curve(1)
+    assert len(reads) == 2 and [p.lessons for p in again] == [1, 2]
