@@ -17,6 +17,10 @@ Three runs:
   every 100 ms: stats must not cost more as the history grows, nor slow everyone else;
 * **both games mixed**: the paced run with each game drawn at random among tic-tac-toe,
   Connect Four 4x4 and 5x4 (the same servers play all three);
+* **the classic board's stats** (``--only-classic`` for this alone, ``bench/classic_scale.py``):
+  ``/connect4 stats`` on a 7×6 server with ``--history`` finished games and 200,000 facts,
+  asked every 100 ms while 200 servers play: its p99, the longest loop callback, how long
+  a small query waited behind it, and the other moves' p99 beside a run without it;
 * **replays and history** (``--only-replays`` for this alone): on a server with
   ``--history`` finished games of every board (random games, a third of them with lessons
   credited, some between members), a replay step and ``history`` each through the game
@@ -149,9 +153,10 @@ def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1)
     third of them credited with the lessons at their last two moves, a fifth between
     members; straight through SQLite."""
     import engine
+    from gameflow.memories import classic_facts
 
     rng = random.Random(seed)
-    rows, facts = [], []
+    rows, facts, classic = [], [], []
     for n in range(games):
         kind = REPLAY_KINDS[n % len(REPLAY_KINDS)]
         board = engine.Board(game=kind)
@@ -164,9 +169,18 @@ def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1)
         rows.append((n + 1, guild_id, -1 - n, player, "O", "".join(map(str, moves)), result,
                      float(n), float(n), float(n), opponent, kind))  # fmt: skip
         if n % 3 == 0:
-            for ply in (len(moves) - 1, len(moves) - 2):
-                after = engine.Board.from_moves(moves[: ply + 1], game=kind).position
-                facts.append((guild_id, kind, engine.canonical(after, kind), "loss", n + 1))
+            taught = [
+                (engine.canonical(board.position, kind), "loss")
+                for board in (
+                    engine.Board.from_moves(moves[: ply + 1], game=kind)
+                    for ply in (len(moves) - 1, len(moves) - 2)
+                )
+            ]
+            if kind == "connect4-7x6":  # packed, a batch for the game
+                packed = classic_facts(kind, taught).taught
+                classic.append((guild_id, kind, n + 1, 0.0, len(taught), packed))
+            else:
+                facts += [(guild_id, kind, *fact, n + 1) for fact in taught]
     with sqlite3.connect(path) as db:
         db.executemany(
             "INSERT INTO games (id, guild_id, channel_id, player_id, bot_mark, moves, result,"
@@ -178,6 +192,11 @@ def add_replayable_history(path: Path, guild_id: int, games: int, seed: int = 1)
             "INSERT OR IGNORE INTO facts (guild_id, game, position, outcome, learned_at,"
             " game_id) VALUES (?, ?, ?, ?, 0, ?)",
             facts,
+        )
+        db.executemany(
+            "INSERT INTO classic_facts (guild_id, game, game_id, learned_at, taught, facts)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            classic,
         )
 
 
@@ -331,6 +350,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only-puzzles", action="store_true", help="only the puzzles' figures (bench/puzzles.py)"
     )
+    parser.add_argument(
+        "--only-classic", action="store_true",
+        help="only /connect4 stats on a 7x6 server with --history games and 200,000 facts",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < args.servers or args.think < 0:
         parser.error("need at least 1 server, at least one game per server, and think >= 0")
@@ -342,6 +365,12 @@ def main(argv: list[str] | None = None) -> None:
         from bench.puzzles import print_puzzle_costs
 
         print_puzzle_costs()
+        return
+    if args.only_classic:
+        from bench.classic_scale import stats_figures
+
+        for line in stats_figures(args.history):
+            print(line)
         return
     print(f"{args.servers} servers, {args.games} games, one SQLite file (WAL), one process;"
           f" synchronous={SYNCHRONOUS} unless named")  # fmt: skip
@@ -384,6 +413,10 @@ def main(argv: list[str] | None = None) -> None:
     from bench.puzzles import print_puzzle_costs
 
     print_puzzle_costs()
+    from bench.classic_scale import stats_figures
+
+    for line in stats_figures(args.history):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,9 @@ import statistics
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
+from multiprocessing import get_context
 from pathlib import Path
 
 from bench.bot import percentile
@@ -86,16 +88,22 @@ def timed(handle):
         seen["longest_cpu_ms"], seen["longest"] = cpu, named(handle)
     seen["over_20ms"] += took > 20
     seen["over_20ms_cpu"] += cpu > 20
+    if counting_tasks and seen["callbacks"] % 256 == 0:  # the loop's live tasks, now and then
+        seen["live_tasks"] = len(asyncio.all_tasks())
+        seen["most_tasks"] = max(seen.get("most_tasks", 0), seen["live_tasks"])
+counting_tasks = bool(os.environ.get("BENCH_TASKS"))
 asyncio.events.Handle._run = timed
 import gc
-collecting = [0.0]
-seen["longest_gc_ms"], seen["full_collections"] = 0.0, 0
+collecting = [0.0, 0.0]
+seen["longest_gc_ms"], seen["longest_gc_cpu_ms"], seen["full_collections"] = 0.0, 0.0, 0
 def collected(phase, info):
     if phase == "start":
-        collecting[0] = time.perf_counter()
+        collecting[:] = time.perf_counter(), time.thread_time()
         return
     took = (time.perf_counter() - collecting[0]) * 1000
     seen["longest_gc_ms"] = max(seen["longest_gc_ms"], took)
+    cpu = (time.thread_time() - collecting[1]) * 1000  # its own work: not the machine's others
+    seen["longest_gc_cpu_ms"] = max(seen["longest_gc_cpu_ms"], cpu)
     seen["full_collections"] += info["generation"] == 2
 gc.callbacks.append(collected)
 def write():
@@ -185,15 +193,21 @@ async def play(
                 break
 
 
-async def play_classic(
-    fake: FakeDiscord, player: User, channel: int, games: int, record, boards: list
-) -> None:
-    """Play ``games`` 7×6 games in ``channel``, the bot first, each move a perfect player's
-    (the solver's, here in the bench's process), so the bot loses and post-mortems run.
-    Each final board goes to ``boards`` with when it was answered."""
+def perfect_column(position: str) -> int:
+    """A perfect player's column (1-based) in a 7×6 position (in the solver's process)."""
     from engine import get_game, solver
 
-    rules = get_game("connect4-7x6")
+    return solver.best_columns(get_game("connect4-7x6").parse(position))[0] + 1
+
+
+async def play_classic(
+    fake: FakeDiscord, player: User, channel: int, games: int, record, boards: list, solving
+) -> None:
+    """Play ``games`` 7×6 games in ``channel``, the bot first, each move a perfect player's
+    (the solver's, in a process of the bench's own, ``solving``: in the bench's loop, it
+    held the fake Discord up, and the bot's latency with it), so the bot loses and
+    post-mortems run. Each final board goes to ``boards`` with when it was answered."""
+    loop = asyncio.get_running_loop()
     for _ in range(games):
         asked = await fake.slash(player, "connect4 play", channel, board="7x6", first="bot")
         board = (await fake.answered(asked)).message
@@ -202,8 +216,7 @@ async def play_classic(
             if not any(b["custom_id"].startswith("ttt:") and not b.get("disabled")
                        for b in buttons):  # fmt: skip
                 break
-            code = rules.parse(classic_position(board))
-            column = solver.best_columns(code)[0] + 1
+            column = await loop.run_in_executor(solving, perfect_column, classic_position(board))
             sent = time.monotonic()
             asked = await fake.slash(player, "connect4 move", channel, column=column)
             board = (await fake.answered(asked)).message
@@ -212,19 +225,51 @@ async def play_classic(
             boards.append((int(board["id"]), time.monotonic()))
 
 
-async def run_classic(players: int, games: int, timeout: float = 300) -> dict:
+def rss_of(pid: int) -> int:
+    """A process's resident memory, in bytes (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def processes_rss(pid: int) -> dict[str, int]:
+    """The bot's RSS and its worker processes' (started by spawn, in the order started:
+    the pictures' process with the bot, the solver's at the first post-mortem)."""
+    children = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as found:
+            children += [int(child) for child in found.read().split()]
+    workers = []
+    for child in sorted(children):
+        with open(f"/proc/{child}/cmdline", "rb") as command:
+            if b"spawn_main" in command.read():
+                workers.append(child)
+    names = ["pictures", "solver", *(f"worker {n}" for n in range(3, len(workers) + 1))]
+    found = zip(names, workers, strict=False)
+    return {"bot": rss_of(pid), **{name: rss_of(worker) for name, worker in found}}
+
+
+async def run_classic(players: int, games: int, timeout: float = 300, solver: bool = True) -> dict:
     """``players`` members each beat the bot ``games`` times on 7×6 at once, then wait for
-    every final board's lesson: the post-mortems run in the bot's worker meanwhile."""
-    async with bot_process(players, {}) as (fake, process, loop_report):
+    every final board's lesson: the post-mortems run in the bot's worker meanwhile. Without
+    ``solver`` (``TTT_SOLVER=off``): the same games, learned from by the rules alone."""
+    env = {"BENCH_TASKS": "1", **({} if solver else {"TTT_SOLVER": "off"})}
+    async with bot_process(players, env) as (fake, process, loop_report):
         await asyncio.wait_for(fake.synced.wait(), 60)
         members = [User(snowflake(), f"player{i}") for i in range(players)]
         record: dict[str, list[float]] = {"button": [], "slash": []}
         boards: list[tuple[int, float]] = []
         cpu_before, started = cpu_seconds(process.pid), time.perf_counter()
-        await asyncio.gather(*(
-            play_classic(fake, member, channel, games, record, boards)
-            for member, channel in zip(members, fake.channel_ids, strict=True)
-        ))  # fmt: skip
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as solving:
+            await asyncio.gather(*(
+                play_classic(fake, member, channel, games, record, boards, solving)
+                for member, channel in zip(members, fake.channel_ids, strict=True)
+            ))  # fmt: skip
         waits, deadline = {}, time.monotonic() + timeout
         while len(waits) < len(boards) and time.monotonic() < deadline:
             for message_id, ended in boards:
@@ -235,8 +280,10 @@ async def run_classic(players: int, games: int, timeout: float = 300) -> dict:
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(process.pid) - cpu_before
         loop = await loop_report()
+        rss = processes_rss(process.pid)
     return {"games": players * games, "reviewed": len(boards), "lessons": list(waits.values()),
-            "record": record, "loop": loop, "cpu": cpu, "elapsed": elapsed}  # fmt: skip
+            "record": record, "loop": loop, "cpu": cpu, "elapsed": elapsed,
+            "rss": rss}  # fmt: skip
 
 
 def report_classic(r: dict) -> list[str]:
@@ -253,8 +300,11 @@ def report_classic(r: dict) -> list[str]:
         f"longest event-loop callback in the bot, by its own CPU: {loop['longest_cpu_ms']:.1f} "
         f"ms; {loop['over_20ms_cpu']} of {loop['callbacks']:,} over 20 ms (target: none); by "
         f"the clock: {loop['longest_ms']:.1f} ms, {loop['over_20ms']} over 20 ms; the longest "
-        f"garbage collection {loop['longest_gc_ms']:.1f} ms, {loop['full_collections']} full "
-        f"ones",
+        f"garbage collection by its own CPU {loop['longest_gc_cpu_ms']:.1f} ms (target <= 20),"
+        f" by the clock {loop['longest_gc_ms']:.1f} ms; {loop['full_collections']} full ones",
+        f"live tasks once the lessons were shown: {loop.get('live_tasks', 0)} (at most "
+        f"{loop.get('most_tasks', 0)} meanwhile); resident memory: "
+        + ", ".join(f"{name} {size / 2**20:.0f} MB" for name, size in r["rss"].items()),
     ]  # fmt: skip
     return lines
 
@@ -644,13 +694,18 @@ def main(argv: list[str] | None = None) -> None:
             print(line)
         return
     if args.classic:
-        r = asyncio.run(run_classic(args.players, args.classic))
-        print(f"{args.players} players at once, {args.classic} games of 7×6 each, one bot "
-              f"process on loopback")  # fmt: skip
-        for line in report_classic(r):
-            print(line)
-        if args.verbose:
-            print(f"  the longest: {r['loop']['longest']}")
+        runs = {}
+        for solver in (True, False):
+            r = runs[solver] = asyncio.run(run_classic(args.players, args.classic, solver=solver))
+            print(f"{args.players} players at once, {args.classic} games of 7×6 each, one bot "
+                  f"process on loopback" + ("" if solver else ", the solver off"))  # fmt: skip
+            for line in report_classic(r):
+                print(line)
+            if args.verbose:
+                print(f"  the longest: {r['loop']['longest']}")
+        p99 = {solver: percentile(r["record"]["slash"], 0.99) for solver, r in runs.items()}
+        print(f"move latency p99 with post-mortems / with the solver off: "
+              f"{p99[True] / p99[False]:.2f} (target <= 1.5)")  # fmt: skip
         return
     if args.players < 1 or args.games < 1 or args.rounds < 1:
         parser.error("need at least 1 player, 1 game and 1 round")

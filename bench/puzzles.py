@@ -159,6 +159,7 @@ async def posing_costs(
     from bench.loop import StallProbe
     from bot import freeze_start_up_objects
     from cogs.render.puzzle import columns_view, puzzle_embed
+    from gameflow.memories import classic_facts
     from i18n import ENGLISH
 
     with tempfile.TemporaryDirectory() as folder:
@@ -175,7 +176,7 @@ async def posing_costs(
                 taken.update(key for _m, _c, key in RULES.moves(codes[cut.ply]))
         rows = [(position, outcome, plies) for outcome, plies, position in real.values()]
         rows += padding(facts_wanted - len(rows), taken, seed)
-        await store.add_facts(GUILD, rows, game=CLASSIC, now=1.0)
+        await store.add_facts(GUILD, classic_facts(CLASSIC, rows), game=CLASSIC, now=1.0)
         service = GameService(store, timeout_seconds=3600, clock=time.time)
         puzzles = Puzzles(store, service.memories, PostMortemWorker(available=False), time.time)
         for n, (moves, mark, facts, *_rest) in enumerate(games, 1):

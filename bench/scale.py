@@ -16,7 +16,11 @@ Prints each figure with its target (issue 9):
   teacher's best response (``--connect4`` prints this part alone);
 * Connect Four on the event loop (issue 23, ``bench.loop``): the longest loop stall and
   the stats p99 for 4x4 and 5x4 memories of about 3,000 and 27,000 lessons (``--loop``
-  prints this part alone).
+  prints this part alone);
+* the classic board at a big server's scale (issue 34, ``bench/classic_scale.py``;
+  ``--classic`` prints this part alone): the bytes a 7×6 fact takes on disk (SQLite and
+  PostgreSQL) and in the process's RSS, and the first 5x4 stats after a restart with the
+  longest loop callback meanwhile.
 
 PostgreSQL runs need ``--postgres URL`` (default: the test server at 127.0.0.1); each run
 works in a schema of its own, removed afterwards.
@@ -339,6 +343,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--running", type=int, default=10_000, help="running games at start-up")
     parser.add_argument("--connect4", action="store_true", help="only the Connect Four figures")
     parser.add_argument("--loop", action="store_true", help="only Connect Four's loop stalls")
+    parser.add_argument(
+        "--classic", action="store_true",
+        help="only the classic board's sizes (a fact on disk and in RSS) and the first 5x4 stats",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.servers < 1 or args.games < 1:
         parser.error("need at least 1 server and 1 game")
@@ -348,6 +356,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.loop:
         for line in loop.report():
+            print(line)
+        return
+    if args.classic:
+        for line in classic_figures(args.postgres):
             print(line)
         return
 
@@ -386,6 +398,26 @@ def main(argv: list[str] | None = None) -> None:
     print("Connect Four on the event loop:")
     for line in loop.report():
         print(f"  {line}")
+    print("The classic board at a big server's scale:")
+    for line in classic_figures(args.postgres):
+        print(f"  {line}")
+
+
+def classic_figures(postgres: str) -> list[str]:
+    """Issue 34's sizes, and the first 5x4 stats after a restart with the longest loop
+    callback meanwhile."""
+    from bench.classic_scale import first_stats_after_a_restart, size_figures
+
+    lines = size_figures(postgres)
+    for _ in range(3):  # each in a fresh loop: a restart
+        r = asyncio.run(first_stats_after_a_restart("connect4-5x4", 27_000))
+        lines.append(
+            f"the first /connect4 stats board:5x4 after a restart, a memory of "
+            f"{r['lessons']:,} lessons: {r['ms']:.0f} ms; the loop's longest callback "
+            f"meanwhile {r['longest']:.1f} ms by the clock, {r['longest_cpu']:.1f} ms by its "
+            f"own CPU; {r['over']} over 20 ms (target: none)"
+        )
+    return lines
 
 
 if __name__ == "__main__":

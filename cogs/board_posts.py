@@ -12,6 +12,7 @@ import discord
 from discord.ext import commands
 
 from gameflow import GameService, Turn
+from gameflow.reviews import ReviewOutcome
 from i18n import Language, Msg, language
 
 from .places import bot_is_here
@@ -41,7 +42,7 @@ class BoardPosts:
             interaction, embed=self._board(turn, lang), view=board_view(turn.game, lang=lang)
         )
         if turn.reviewing and message_id is not None:
-            self._later(self._show_review(turn, lang, interaction, message_id))
+            self._await_lesson(turn, lang, interaction, message_id)
         old_message_id = turn.game.message_id
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
@@ -72,6 +73,28 @@ class BoardPosts:
         self._reviews.add(task)
         task.add_done_callback(self._reviews.discard)
 
+    def _await_lesson(
+        self, turn: Turn, lang: Language, interaction: discord.Interaction, message_id: int
+    ) -> None:
+        """Have a final board edited with its post-mortem's lesson once it is done: no task
+        waits meanwhile (a burst of 500 losses queues 500 reviews), and the interaction is
+        kept only if its token is the way to the board (the bot is not in the channel)."""
+        if bot_is_here(interaction):
+            self._later(self._note_board(turn, message_id))
+            interaction = None
+        self.service.reviews.when_done(
+            turn.game.id,
+            lambda outcome: self._later(
+                self._show_lesson(turn, lang, interaction, message_id, outcome)
+            ),
+        )
+
+    async def _note_board(self, turn: Turn, message_id: int) -> None:
+        try:  # for a restart to find it; the lesson is shown all the same
+            await self.service.reviews.note_board(turn.game, message_id)
+        except Exception as error:
+            log.warning("could not note game %s's board: %s", turn.game.id, error)
+
     async def _show_review(
         self,
         turn: Turn,
@@ -79,20 +102,27 @@ class BoardPosts:
         interaction: discord.Interaction | None,
         message_id: int,
     ) -> None:
-        """Edit a final board with its post-mortem's lesson, once: through the interaction
-        if the bot is not in the channel (its token lasts 15 minutes), else the message."""
+        """Edit a final board with its post-mortem's lesson once it is done."""
+        outcome = await self.service.review(turn.game.id)
+        await self._show_lesson(turn, lang, interaction, message_id, outcome)
+
+    async def _show_lesson(
+        self,
+        turn: Turn,
+        lang: Language,
+        interaction: discord.Interaction | None,
+        message_id: int,
+        outcome: ReviewOutcome | None,
+    ) -> None:
+        """Edit a final board with its post-mortem's lesson (``outcome``; ``None``: it
+        could not finish now), once: through ``interaction`` if given (the bot is not in
+        the channel; its token lasts 15 minutes), else the message."""
         try:
-            if interaction is not None and bot_is_here(interaction):
-                try:  # for a restart to find it; the lesson is shown all the same
-                    await self.service.reviews.note_board(turn.game, message_id)
-                except Exception as error:
-                    log.warning("could not note game %s's board: %s", turn.game.id, error)
-            outcome = await self.service.review(turn.game.id)
             new = outcome.new_facts if outcome else 0
             embed = board_embed(replace(turn, memory_size=turn.memory_size + new), lang)
             add_review(embed, turn.game, outcome, done=True, lang=lang)
             view = review_view(turn.game, outcome, lang)  # Replay opens at its lesson
-            if interaction is not None and not bot_is_here(interaction):
+            if interaction is not None:
                 await interaction.edit_original_response(embed=embed, view=view)
                 return
             channel = self.bot.get_partial_messageable(turn.game.channel_id)

@@ -166,7 +166,7 @@ class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacTo
             interaction, embed=self._board(turn, lang), view=board_view(turn.game, lang=lang)
         )
         if turn.reviewing and interaction.message is not None:
-            self._later(self._show_review(turn, lang, interaction, interaction.message.id))
+            self._await_lesson(turn, lang, interaction, interaction.message.id)
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:

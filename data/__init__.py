@@ -19,7 +19,7 @@ from .games import (
     GameRecord,
     PastGame,
 )
-from .memory import Snapshot
+from .memory import ClassicFacts, ClassicRuns, Snapshot
 from .migrations import SCHEMA_VERSION
 from .settings import GuildSettings
 from .shards import Shards
@@ -34,6 +34,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "ChallengeRecord",
     "ChannelBusyError",
+    "ClassicFacts",
+    "ClassicRuns",
     "CurvePoint",
     "FinishedGame",
     "GameRecord",

@@ -28,6 +28,8 @@ TABLES: dict[str, str] = {
     " started_at, updated_at, ended_at, ended_by, lessons_after, beat_x_after, beat_o_after,"
     " opponent_id, game, level",
     "facts": "guild_id, game, position, outcome, learned_at, game_id",
+    "classic_facts": "id, guild_id, game, game_id, learned_at, taught, facts",
+    "loss_blocks": "guild_id, game, block, games, losses",
     "trainings": "id, guild_id, channel_id, message_id, started_by, opponent, games, played,"
     " learned, status, ended_by, started_at, updated_at, game",
     "curve": "id, guild_id, game, games, lessons, beat_x, beat_o, training",
@@ -63,7 +65,7 @@ async def copy_database(source: Store, target: Store) -> dict[str, int]:
         statements.append((f"INSERT INTO {table} ({columns}) VALUES ({marks})", Rows(rows)))
         copied[table] = len(rows)
     statements += target._driver.after_copy(
-        ["games", "trainings", "curve", "challenges", "puzzles"]
+        ["games", "trainings", "curve", "challenges", "classic_facts", "puzzles"]
     )
     await target._write(statements)
     return copied
@@ -104,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Cannot copy: {error}.", file=sys.stderr)
         return 2
     print(
-        f"Copied {copied['games']:,} games, {copied['facts']:,} lessons and "
+        f"Copied {copied['games']:,} games, {copied['facts']:,} lessons (and"
+        f" {copied['classic_facts']:,} batches of the classic board's) and "
         f"{copied['trainings']:,} trainings ({sum(copied.values()):,} rows in all)."
     )
     return 0

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass
 
 from .errors import UniqueViolation
-from .memory import Snapshot, _add_facts, _snapshot
-from .shards import TICTACTOE, Query, Shards, _owned
+from .memory import ClassicFacts, Snapshot, _add_facts, _snapshot, classic_entries
+from .shards import CLASSIC, TICTACTOE, Query, Shards, _owned
 
 # Every id a row can have: SQLite's INTEGER and PostgreSQL's BIGINT are signed 64-bit.
 ROW_IDS = range(1, 2**63)
@@ -96,11 +96,12 @@ class FinishedGame:
     """A finished game to replay: the game, when it ended, and the facts it taught that
     are still known, each ``(position, outcome, plies or None)``: the canonical position
     right after a move (on the game's path, or on the classic board also a column its
-    post-mortem valued beside the one played), the outcome for whoever made that move."""
+    post-mortem valued beside the one played; there as its key, the position's code), the
+    outcome for whoever made that move."""
 
     game: GameRecord
     ended_at: float
-    facts: tuple[tuple[str, str, int | None], ...]
+    facts: tuple[tuple[str | int, str, int | None], ...]
 
 
 # how many finished games a member's history shows
@@ -198,7 +199,7 @@ class GameQueries:
         before: Sequence[int],
         moves: Sequence[int],
         result: str,
-        facts: Iterable[tuple[str, str]] = (),
+        facts: Iterable[tuple[str, str]] | ClassicFacts = (),
         *,
         now: float,
         ended_by: int | None = None,
@@ -246,7 +247,7 @@ class GameQueries:
                 ),
             )
         ]
-        facts = list(facts)
+        facts = facts if isinstance(facts, ClassicFacts) else list(facts)
         # Triggers count the game, add its curve point and credit each new lesson: this
         # is one statement, or two with lessons (see migrations).
         if facts:
@@ -257,7 +258,7 @@ class GameQueries:
         self,
         game_id: int,
         guild_id: int,
-        facts: Iterable[tuple[str, str, int | None]],
+        facts: Iterable[tuple[str, str]] | ClassicFacts,
         *,
         now: float,
         game: str = TICTACTOE,
@@ -274,7 +275,7 @@ class GameQueries:
                 (REVIEW_DONE, game_id, REVIEW_PENDING),
             )
         ]
-        facts = list(facts)
+        facts = facts if isinstance(facts, ClassicFacts) else list(facts)
         if facts:
             statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
         if snapshot is not None:
@@ -342,6 +343,8 @@ class GameQueries:
             return []
         rows = await self._fetch(
             "SELECT shown.*, (SELECT COUNT(*) FROM facts WHERE facts.game_id = shown.id)"
+            " + (SELECT COALESCE(SUM(taught), 0) FROM classic_facts"
+            " WHERE classic_facts.game_id = shown.id)"
             f" FROM (SELECT * FROM ({' UNION ALL '.join(arms)}) AS found"
             f" ORDER BY id DESC LIMIT {int(limit)}) AS shown ORDER BY shown.id DESC",
             params,
@@ -361,8 +364,31 @@ class GameQueries:
         )
         if not rows:
             return None
+        record = _game(rows[0][:15])
+        if record.game == CLASSIC:
+            return FinishedGame(record, rows[0][15], await self._classic_lessons(game_id))
         facts = await self._fetch(
-            "SELECT position, outcome, plies FROM facts WHERE game_id = ? ORDER BY position",
+            "SELECT position, outcome FROM facts WHERE game_id = ? ORDER BY position",
             (game_id,),
         )
-        return FinishedGame(_game(rows[0][:15]), rows[0][15], tuple((p, o, n) for p, o, n in facts))
+        return FinishedGame(record, rows[0][15], tuple((p, o, None) for p, o in facts))
+
+    async def _classic_lessons(self, game_id: int) -> tuple[tuple[int, str, int | None], ...]:
+        """The facts a classic board's game taught, as ``(key, outcome, plies or None)``:
+        its batches' new facts, each with the plies its own post-mortem proved if the
+        rules had found it first."""
+        rows = await self._fetch(
+            "SELECT taught, facts FROM classic_facts WHERE game_id = ? ORDER BY id", (game_id,)
+        )
+        taught: dict[int, tuple[str, int | None]] = {}
+        proved: dict[int, int | None] = {}
+        for count, blob in rows:
+            blob = bytes(blob)
+            for index, (key, outcome, plies) in enumerate(classic_entries(blob, len(blob) // 8)):
+                if index < count:
+                    taught.setdefault(key, (outcome, plies))
+                proved[key] = proved.get(key) if plies is None else plies
+        return tuple(
+            (key, outcome, plies if plies is not None else proved.get(key))
+            for key, (outcome, plies) in sorted(taught.items())
+        )

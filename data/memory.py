@@ -1,6 +1,16 @@
 """A server's memory of a game: its facts and their version, and the learning curve's
 points (:class:`Snapshot`). Other transactions borrow its statements: a game's or a
 training's facts (``_add_facts``) and a curve point (``_snapshot``).
+
+The classic board's facts (Connect Four 7x6, about 44,000 a server after 600 games against
+a club player) are kept compactly, in ``classic_facts``: one row per batch of facts
+learned together (a game's end, its post-mortem, an import), its facts packed in one blob
+of 8-byte entries (``engine.tables``' layout: the position's canonical 49-bit code, the
+outcome and the plies), so about 9 bytes a fact on disk, indexes included. The batch names
+the game that taught it, which keeps every fact credited to its game (the leaderboard's
+lessons, a replay's lessons, forget-me) without an index entry per fact. The store does
+not read the blobs: the game flow packs them and the engine unpacks them
+(:class:`ClassicFacts`, :class:`ClassicRuns`). Every other board keeps a row per fact.
 """
 
 from __future__ import annotations
@@ -9,7 +19,34 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .migrations import Rows
-from .shards import _ID, _INT, _TEXT, TICTACTOE, Query
+from .shards import _ID, _INT, _TEXT, CLASSIC, TICTACTOE, Query
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicFacts:
+    """Facts of the classic board to store, packed (``engine.tables.stored_entries``):
+    ``taught``, new to the memory (credited to their game); ``upgrades``, the plies of
+    facts known before without them."""
+
+    taught: bytes
+    upgrades: bytes = b""
+
+    def __bool__(self) -> bool:
+        return bool(self.taught or self.upgrades)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicRuns:
+    """A classic board's memory as stored: its batches' packed entries (a fact may be in
+    more than one: see ``engine.tables.DistanceTable.from_stored``), and how many facts
+    they taught in all (more than the memory holds only if two processes once taught the
+    same fact at the same moment)."""
+
+    runs: list[bytes]
+    taught: int
+
+    def __len__(self) -> int:
+        return self.taught
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,29 +90,43 @@ def _snapshot(guild_id: int, game: str, snapshot: Snapshot, *, training: bool = 
 def _add_facts(
     guild_id: int,
     game: str,
-    facts: Iterable[tuple[str, str] | tuple[str, str, int | None]],
+    facts: Iterable[tuple[str, str] | tuple[str, str, int | None]] | ClassicFacts,
     *,
     now: float,
     game_id: int | None = None,
 ) -> tuple:
     """The statement that stores facts of a server's ``game``, each ``(position, outcome)``
-    or on the classic board ``(position, outcome, plies or None)``. A position already
-    known keeps its fact, and gains the distance it lacked; ``game_id``: the game they were
-    learned from, credited for them."""
+    (or :class:`ClassicFacts` on the classic board). A position already known keeps its
+    fact; ``game_id``: the game they were learned from, credited for them."""
+    if game == CLASSIC:
+        if not isinstance(facts, ClassicFacts):
+            raise TypeError("the classic board's facts are stored packed (ClassicFacts)")
+        return (
+            "INSERT INTO classic_facts (guild_id, game, game_id, learned_at, taught, facts)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (guild_id, game, game_id, now, len(facts.taught) // 8, facts.taught + facts.upgrades),
+        )
     return (
-        "INSERT INTO facts (guild_id, game, position, outcome, learned_at, game_id, plies)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, position)"
-        " DO UPDATE SET plies = excluded.plies"
-        " WHERE facts.plies IS NULL AND excluded.plies IS NOT NULL",
-        Rows(
-            (guild_id, game, position, outcome, now, game_id, plies[0] if plies else None)
-            for position, outcome, *plies in facts
-        ),
+        "INSERT INTO facts (guild_id, game, position, outcome, learned_at, game_id)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, position) DO NOTHING",
+        Rows((guild_id, game, position, outcome, now, game_id) for position, outcome, *_ in facts),
     )
 
 
 def _forget_facts(guild_id: int, game: str) -> tuple:
-    return ("DELETE FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game))
+    table = "classic_facts" if game == CLASSIC else "facts"
+    return (f"DELETE FROM {table} WHERE guild_id = ? AND game = ?", (guild_id, game))
+
+
+def _counted(guild_id: int, game: str) -> tuple:
+    """The statement that counts a server's facts of ``game``: one indexed read (on the
+    classic board, the batches' counts, off an index that holds them)."""
+    if game == CLASSIC:
+        return (
+            "SELECT COALESCE(SUM(taught), 0) FROM classic_facts WHERE guild_id = ? AND game = ?",
+            (guild_id, game),
+        )
+    return ("SELECT COUNT(*) FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game))
 
 
 class MemoryQueries:
@@ -94,29 +145,46 @@ class MemoryQueries:
 
     async def load_memory(
         self, guild_id: int, game: str = TICTACTOE
-    ) -> tuple[list[tuple[str, str]], int]:
-        """The server's facts and their version. The version is read first: if a reset
-        lands in between, the memory looks older than it is and is read again, never
-        the other way round."""
+    ) -> tuple[list[tuple[str, str]] | ClassicRuns, int]:
+        """The server's facts, as stored, and their version: ``(position, outcome)`` rows,
+        in no particular order, or on the classic board its :class:`ClassicRuns`; for
+        ``engine.Memory.stored`` and ``engine.Memory.from_stored``, which a caller runs
+        in a thread for a big memory (nothing here is made a row at a time on the loop).
+        The version is read first: if a reset lands in between, the memory looks older
+        than it is and is read again, never the other way round."""
         version = await self.memory_version(guild_id, game)
-        return await self.load_facts(guild_id, game), version
+        if game == CLASSIC:
+            rows = await self._fetch(
+                "SELECT taught, facts FROM classic_facts WHERE guild_id = ? AND game = ?",
+                (guild_id, game),
+            )
+            return ClassicRuns([bytes(blob) for _, blob in rows], sum(n for n, _ in rows)), version
+        rows = await self._fetch(
+            "SELECT position, outcome FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game)
+        )
+        return rows, version
 
     async def count_facts(self, guild_id: int, game: str = TICTACTOE) -> int:
-        ((count,),) = await self._fetch(
-            "SELECT COUNT(*) FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game)
-        )
-        return count
+        ((count,),) = await self._fetch(*_counted(guild_id, game))
+        return int(count)
 
     async def load_facts(self, guild_id: int, game: str = TICTACTOE) -> list[tuple]:
-        """The server's facts of ``game``: ``(position, outcome)``, or with a distance
-        ``(position, outcome, plies)`` (the classic board's, as ``engine.Memory.stored``
-        reads them)."""
+        """The server's facts of ``game`` one by one, for tools and checks: ``(position,
+        outcome)``, in position order; on the classic board ``(key, outcome, plies or
+        None)`` (the canonical position's code), in key order, as the memory holds them."""
+        if game == CLASSIC:
+            stored, _ = await self.load_memory(guild_id, game)
+            facts: dict[int, tuple[str, int | None]] = {}
+            for run in stored.runs:
+                for key, outcome, plies in classic_entries(run, len(run) // 8):
+                    if plies is not None or key not in facts:  # the plies, if proven
+                        facts[key] = (outcome, plies)
+            return [(key, *facts[key]) for key in sorted(facts)]
         rows = await self._fetch(
-            "SELECT position, outcome, plies FROM facts WHERE guild_id = ? AND game = ?"
-            " ORDER BY position",
+            "SELECT position, outcome FROM facts WHERE guild_id = ? AND game = ? ORDER BY position",
             (guild_id, game),
         )
-        return [(row[0], row[1]) if row[2] is None else tuple(row) for row in rows]
+        return [tuple(row) for row in rows]
 
     async def add_facts(
         self,
@@ -148,12 +216,23 @@ class MemoryQueries:
         """Forget this server's facts of ``game``; its game history stays. ``snapshot``:
         the learning curve's point for the empty memory. Returns the facts forgotten and
         the memory's new version."""
-        ((count,),) = await self._fetch(
-            "SELECT COUNT(*) FROM facts WHERE guild_id = ? AND game = ?", (guild_id, game)
-        )
+        count = await self.count_facts(guild_id, game)
         statements = [_forget_facts(guild_id, game)]
         if snapshot is not None:
             statements.append(_snapshot(guild_id, game, snapshot))
         statements.append(_bump(guild_id, game))
         ((version,),) = await self._write(statements, rows_of=len(statements) - 1)
         return count, version
+
+
+def classic_entries(blob: bytes, count: int) -> list[tuple[int, str, int | None]]:
+    """The first ``count`` facts of a packed blob of the classic board, as ``(key,
+    outcome, plies or None)``: for tools, checks and a replay's few dozen (the bot reads
+    a whole memory through ``engine.Memory.from_stored``)."""
+    facts = []
+    for at in range(0, 8 * count, 8):
+        entry = int.from_bytes(blob[at : at + 8], "big")
+        plies = entry & 63
+        outcome = "loss" if entry >> 6 & 1 else "win"
+        facts.append((entry >> 7, outcome, None if plies == 63 else plies))
+    return facts

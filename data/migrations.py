@@ -7,6 +7,14 @@ from collections.abc import Iterable, Sequence
 
 import aiosqlite
 
+from .classic_schema import (
+    CLASSIC,
+    PLAYED,
+    STATS_INDEXES,
+    loss_blocks_sql,
+    next_block_sql,
+    packed_facts_sql,
+)
 from .errors import SchemaTooNewError, StaleGameError
 
 # Each entry moves the schema from version i to i + 1: statements run in one transaction.
@@ -557,6 +565,56 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX facts_by_game_id ON facts (game_id) WHERE game_id IS NOT NULL",
     ),
     (
+        # The classic board at a big server's scale (data/classic_schema.py says what and
+        # why): its facts packed, a batch a row, about 9 bytes a fact instead of 150
+        """
+    CREATE TABLE classic_facts (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        game_id    INTEGER,           -- the game that taught them; NULL: none, or forgotten
+        learned_at REAL    NOT NULL,
+        taught     INTEGER NOT NULL,  -- the first `taught` entries are new facts; the rest
+                                      -- give their plies to facts known before
+        facts      BLOB    NOT NULL   -- 8-byte big-endian entries, see engine/tables.py
+    )""",
+        packed_facts_sql("pack_entries({entry})"),
+        f"DELETE FROM facts WHERE game = '{CLASSIC}'",
+        # each batch credits its game's players with the facts it taught (after the
+        # conversion above, which must not credit them twice)
+        """
+    CREATE TRIGGER credit_classic_lessons AFTER INSERT ON classic_facts
+    WHEN NEW.game_id IS NOT NULL AND NEW.taught > 0
+    BEGIN
+        UPDATE player_counts SET lessons = lessons + NEW.taught, lessons_at = NEW.learned_at
+        WHERE guild_id = NEW.guild_id AND game = NEW.game AND player_id IN (
+            SELECT player_id FROM games WHERE id = NEW.game_id
+            UNION SELECT opponent_id FROM games WHERE id = NEW.game_id);
+    END""",
+        """
+    CREATE TABLE loss_blocks (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        block    INTEGER NOT NULL,  -- games against the bot played to the end, by 50
+        games    INTEGER NOT NULL,
+        losses   INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, block)
+    ) WITHOUT ROWID""",
+        loss_blocks_sql(),
+        f"""
+    CREATE TRIGGER count_a_classic_block AFTER UPDATE OF result ON games
+    WHEN OLD.result = 'running' AND NEW.result IN {PLAYED}
+        AND NEW.opponent_id IS NULL AND NEW.game = '{CLASSIC}'
+    BEGIN
+        INSERT INTO loss_blocks (guild_id, game, block, games, losses)
+        SELECT NEW.guild_id, NEW.game, {next_block_sql()}, 1,
+               NEW.result = 'player_won' WHERE true
+        ON CONFLICT (guild_id, game, block) DO UPDATE SET
+            games = games + 1, losses = losses + excluded.losses;
+    END""",
+        *STATS_INDEXES,
+    ),
+    (
         # Puzzles cut from a server's 7x6 games (data/puzzles.py): one per position (its
         # canonical code), the moves that reached it, its only answer and the columns its
         # post-mortem proved draws; who was to move there (NULL: the bot; 0: forgotten)
@@ -631,8 +689,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+class _PackedEntries:
+    """SQLite's aggregate of packed classic entries: a big-endian blob, in key order
+    (PostgreSQL has ``string_agg(int8send(…))``)."""
+
+    def __init__(self) -> None:
+        self.entries: list[int] = []
+
+    def step(self, entry: int) -> None:
+        self.entries.append(entry)
+
+    def finalize(self) -> bytes:
+        return b"".join(entry.to_bytes(8, "big") for entry in sorted(self.entries))
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """What the migrations call besides SQLite's own functions (on every connection that
+    may run them)."""
+    conn.create_aggregate("pack_entries", 1, _PackedEntries)
+
+
 async def migrate(db: aiosqlite.Connection) -> int:
     """Bring the schema up to date; return the version it was at before."""
+    await db._execute(register_functions, db._conn)
     ((version,),) = await db.execute_fetchall("PRAGMA user_version")
     if version > SCHEMA_VERSION:
         raise SchemaTooNewError(

@@ -16,7 +16,9 @@ from .stats import MemberRecord, Record
 # after lessons: their credit trigger is on lessons; counters after the games they count)
 SERVER_TABLES = (
     "facts",
+    "classic_facts",
     "games",
+    "loss_blocks",
     "server_counts",
     "player_counts",
     "curve",
@@ -72,11 +74,14 @@ class ServerQueries:
         where = (guild_id, player_id)
         await self._write(
             [
-                (
-                    "UPDATE facts SET game_id = NULL WHERE guild_id = ? AND game_id IN"
-                    " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?"
-                    " AND opponent_id IS NULL)",
-                    (guild_id, *where),
+                *(
+                    (
+                        f"UPDATE {table} SET game_id = NULL WHERE guild_id = ? AND game_id IN"
+                        " (SELECT id FROM games WHERE guild_id = ? AND player_id = ?"
+                        " AND opponent_id IS NULL)",
+                        (guild_id, *where),
+                    )
+                    for table in ("facts", "classic_facts")
                 ),
                 (  # a trigger takes each game off the counters
                     "DELETE FROM games WHERE guild_id = ? AND player_id = ? AND result != ?"
@@ -128,9 +133,9 @@ class ServerQueries:
         owned, params = _owned(shards)
         parts = [
             f"SELECT guild_id FROM {table} WHERE guild_id > 0{owned}"
-            for table in ("facts", "games", "guild_settings")
+            for table in ("facts", "classic_facts", "games", "guild_settings")
         ]
-        rows = await self._fetch(" UNION ".join(parts) + " ORDER BY guild_id", params * 3)
+        rows = await self._fetch(" UNION ".join(parts) + " ORDER BY guild_id", params * 4)
         return [guild_id for (guild_id,) in rows]
 
     async def departed_before(self, cutoff: float, shards: Shards | None = None) -> list[int]:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 # Each server has a memory, counters, a curve, games, invitations and trainings per game;
 # rows from before there were games are tic-tac-toe's.
 TICTACTOE = "tictactoe"
+# The classic board (Connect Four 7x6) keeps its facts compactly, in classic_facts
+CLASSIC = "connect4-7x6"
 
 # What each family of queries needs of the Store it is mixed into (data/store.py): its
 # _fetch and its _write, each run on the Store's driver and returning rows

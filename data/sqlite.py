@@ -1,8 +1,12 @@
-"""The SQLite driver: one aiosqlite connection in WAL mode, and the schema's migrations.
+"""The SQLite driver: an aiosqlite connection in WAL mode for the writes, another for the
+reads, and the schema's migrations.
 
-Every write is one transaction on the one connection, in turn (those asked for together
-share one trip to its thread and one commit, each in a savepoint); a write that another
-program's lock holds past ``BUSY_TIMEOUT_MS`` fails fast with :class:`StoreBusyError`.
+Every write is one transaction on the writing connection, in turn (those asked for
+together share one trip to its thread and one commit, each in a savepoint); a write that
+another program's lock holds past ``BUSY_TIMEOUT_MS`` fails fast with
+:class:`StoreBusyError`. Reads go to a connection of their own (in WAL mode readers never
+wait for the writer, and each read sees every commit before it): a member's stats, a
+history or a memory read back never make a move's write wait in the writer's queue.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ BUSY_TIMEOUT_MS = 2000
 
 
 class SQLiteDriver:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None
+    ) -> None:
         self._db = db
+        self._reader = reader or db  # an in-memory database has one connection only
         self._queued: list = []  # transactions asked for while the last batch ran
         self._flusher: asyncio.Task | None = None
 
@@ -66,9 +73,20 @@ class SQLiteDriver:
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        if str(path) == ":memory:":
+            return cls(db)
+        try:
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            for pragma in (f"busy_timeout={BUSY_TIMEOUT_MS}", "query_only=ON"):
+                await run(reader, f"PRAGMA {pragma}")
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, reader)
 
     async def close(self) -> None:
+        if self._reader is not self._db:
+            await self._reader.close()
         await self._db.close()
 
     @staticmethod
@@ -78,7 +96,7 @@ class SQLiteDriver:
         return []
 
     async def fetch(self, sql: str, params: Sequence = ()) -> list:
-        return await run(self._db, sql, params)
+        return await run(self._reader, sql, params)
 
     async def write(
         self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int

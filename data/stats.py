@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .classic_schema import PLAYED
 from .games import RUNNING
 from .shards import TICTACTOE, Query
 
@@ -154,63 +155,86 @@ class StatsQueries:
             own = Standing(*mine[0]) if mine else None
         return standings, own
 
+    async def curve_stamp(self, guild_id: int, game: str = TICTACTOE) -> tuple:
+        """What changes whenever a server's curve or its losses per 50 games do (its last
+        point, its games so far): one read of two index entries, for a cache."""
+        ((last_point, games),) = await self._fetch(
+            "SELECT (SELECT MAX(id) FROM curve WHERE guild_id = ? AND game = ?),"
+            " (SELECT games + member_games FROM server_counts WHERE guild_id = ? AND game = ?)",
+            (guild_id, game, guild_id, game),
+        )
+        return last_point, games
+
     async def curve(
         self, guild_id: int, *, points: int = 500, game: str = TICTACTOE
     ) -> list[CurvePoint]:
         """The learning curve of ``game``, at most about ``points`` long however long the
-        history: evenly spaced points, always with the first and the last, and a point for
-        the present (the last point's figures at the current game) when games were played
-        since."""
-        ((count,),) = await self._fetch(
-            "SELECT COUNT(*) FROM curve WHERE guild_id = ? AND game = ?", (guild_id, game)
+        history: every point while there are no more; past that, points evenly spaced in
+        games (for each of ``points`` steps, the first point at or after it), always with
+        the first and the last, each found off an index (``curve_by_games``): a server
+        whose every game taught reads a few hundred rows, never its history. And a point
+        for the present (the last point's figures at the current game) when games were
+        played since."""
+        where = "guild_id = ? AND game = ?"
+        ((count, first, last, now),) = await self._fetch(  # one trip, each off an index
+            f"SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM curve WHERE {where} LIMIT ?) AS few),"
+            f" (SELECT MIN(games) FROM curve WHERE {where}),"
+            f" (SELECT MAX(games) FROM curve WHERE {where}),"
+            f" (SELECT games + member_games FROM server_counts WHERE {where})",
+            (guild_id, game, points + 1, *(guild_id, game) * 3),
         )
-        step = max(1, -(-count // points))
-        rows = await self._fetch(
-            "SELECT games, lessons, beat_x, beat_o, training FROM (SELECT *, ROW_NUMBER()"
-            " OVER (ORDER BY id) - 1 AS n FROM curve WHERE guild_id = ? AND game = ?)"
-            " AS numbered WHERE n % ? = 0 OR n = ? ORDER BY n",
-            (guild_id, game, step, count - 1),
-        )
+        columns = "games, lessons, beat_x, beat_o, training"
+        if count <= points:
+            rows = await self._fetch(
+                f"SELECT {columns} FROM curve WHERE {where} ORDER BY id", (guild_id, game)
+            )
+        else:
+            steps = sorted({first + (last - first) * n // points for n in range(points)})
+            targets = ", ".join(f"({int(step)})" for step in steps)
+            rows = await self._fetch(
+                f"WITH steps (at_games) AS (VALUES {targets})"
+                f" SELECT {columns} FROM curve WHERE id IN (SELECT (SELECT id FROM curve"
+                f" WHERE {where} AND games >= steps.at_games ORDER BY games, id LIMIT 1)"
+                f" FROM steps) OR id = (SELECT MAX(id) FROM curve WHERE {where}) ORDER BY id",
+                (guild_id, game, guild_id, game),
+            )
         curve = [CurvePoint(g, lessons, x, o, bool(t)) for g, lessons, x, o, t in rows]
         # and the present: games that taught nothing since the last point still count, so
         # that the picture runs to the current game (the same count the points are taken of)
-        now = await self._fetch(
-            "SELECT games + member_games FROM server_counts WHERE guild_id = ? AND game = ?",
-            (guild_id, game),
-        )
-        if curve and now and now[0][0] > curve[-1].games:
-            last = curve[-1]
-            curve.append(CurvePoint(now[0][0], last.lessons, last.beat_x, last.beat_o, False))
+        if curve and now is not None and now > curve[-1].games:
+            end = curve[-1]
+            curve.append(CurvePoint(now, end.lessons, end.beat_x, end.beat_o, False))
         return curve
 
     async def losses_by_block(
-        self, guild_id: int, *, block: int = 50, game: str = TICTACTOE
+        self, guild_id: int, *, game: str = TICTACTOE
     ) -> list[tuple[int, int]]:
-        """How often the bot lost, block by block of ``block`` games against it played to
-        the end (or resigned), oldest first: ``(games by the block's end, losses in it)``;
-        the last block may be shorter. The classic board's curve, where no count of the
-        ways to beat the bot exists."""
-        block = int(block)  # written into the statement: both databases divide integers
+        """How often the bot lost on the classic board, block by block of 50 games against
+        it played to the end, or resigned (``classic_schema.LOSS_BLOCK``), oldest first:
+        ``(games by the block's end, losses in it)``; the last block may be shorter. Its
+        curve, where no count of the ways to beat the bot exists: counted as the games end
+        (a game deleted later, by forget-me, stays counted in its block), so reading it
+        costs a row per block, never the history."""
         rows = await self._fetch(
-            f"SELECT (n - 1) / {block} AS b, COUNT(*),"
-            " SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END) FROM (SELECT result,"
-            " ROW_NUMBER() OVER (ORDER BY id) AS n FROM games WHERE guild_id = ? AND game = ?"
-            " AND opponent_id IS NULL AND result IN ('bot_won', 'player_won', 'draw', 'resigned'))"
-            " AS played GROUP BY b ORDER BY b",
+            "SELECT games, losses FROM loss_blocks WHERE guild_id = ? AND game = ? ORDER BY block",
             (guild_id, game),
         )
-        return [(int(b) * block + int(count), int(lost)) for b, count, lost in rows]
+        blocks, played = [], 0
+        for games, losses in rows:
+            played += games
+            blocks.append((played, int(losses)))
+        return blocks
 
     async def recent_losses(
         self, guild_id: int, *, last: int = 50, game: str = TICTACTOE
     ) -> tuple[int, int]:
         """The bot's losses in the ``last`` games against it played to the end (or
         resigned), and how many games that is (fewer at first)."""
+        # straight off games_played_against_the_bot, newest first: no sort of the history
         ((count, lost),) = await self._fetch(
             "SELECT COUNT(*), SUM(CASE WHEN result = 'player_won' THEN 1 ELSE 0 END) FROM"
             " (SELECT result FROM games WHERE guild_id = ? AND game = ? AND opponent_id IS NULL"
-            " AND result IN ('bot_won', 'player_won', 'draw', 'resigned')"
-            " ORDER BY id DESC LIMIT ?) AS recent",
+            f" AND result IN {PLAYED} ORDER BY id DESC LIMIT ?) AS recent",
             (guild_id, game, int(last)),
         )
         return int(lost or 0), int(count)

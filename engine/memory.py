@@ -130,11 +130,9 @@ class Memory:
         parse, key = game.parse, game.key
         if game.classic:
             entries = {}
-            for position, outcome, *plies in facts:
-                entries[key(parse(position, checked=False))] = (
-                    VALUES[_OUTCOME_OF[outcome]],
-                    plies[0] if plies else None,
-                )
+            for position, outcome, *plies in facts:  # a store keeps the key itself
+                code = position if type(position) is int else key(parse(position, checked=False))
+                entries[code] = (VALUES[_OUTCOME_OF[outcome]], plies[0] if plies else None)
             memory._table.merge(entries)
             memory._size = len(memory._table.data)
             return memory
@@ -149,6 +147,16 @@ class Memory:
                 memory._table.set(slot, value)
         memory._size = len(values)
         return memory
+
+    @classmethod
+    def from_stored(cls, runs: list[bytes], *, game="connect4-7x6") -> Memory:
+        """The classic board's memory from a store's runs of entries, taken off the list
+        (see :meth:`engine.tables.DistanceTable.from_stored`: built in short steps, for a
+        thread)."""
+        game = get_game(game)
+        if not game.classic:
+            raise ValueError(f"{game.title} facts are not stored in runs")
+        return cls.over(DistanceTable.from_stored(runs).data, game)
 
     # --- reading ------------------------------------------------------------------
     def __len__(self) -> int:
@@ -175,6 +183,18 @@ class Memory:
         if not self.game.classic:
             raise ValueError(f"{self.game.title} facts carry no distances")
         return self._table.distances()
+
+    def distance_count(self) -> int:
+        """On the classic board, how many facts carry their plies (counted in C)."""
+        if not self.game.classic:
+            raise ValueError(f"{self.game.title} facts carry no distances")
+        return self._table.distance_count()
+
+    def stored_runs(self) -> bytes:
+        """On the classic board, the whole memory as one run of a store's entries."""
+        if not self.game.classic:
+            raise ValueError(f"{self.game.title} facts are not stored in runs")
+        return self._table.stored()
 
     @property
     def plies(self) -> Callable[[int], int | None]:

@@ -10,7 +10,8 @@
 * :class:`DistanceTable`: the classic board's (Connect Four 7×6), whose facts also carry
   the plies to the end under perfect play: one sorted array of 8-byte entries
   ``key << 7 | outcome bit << 6 | plies`` (a 49-bit key; plies 0..42, or 63 when only
-  the outcome is proven, by the rules), so 8 bytes a fact.
+  the outcome is proven, by the rules), so 8 bytes a fact. A store keeps the same
+  entries, big-endian, in runs (:meth:`DistanceTable.stored`, :func:`stored_entries`).
 
 All keep their data in one flat buffer (a bytearray, an array), which Python's garbage
 collector does not track, so a cache can hold many, and :meth:`over` wraps one again.
@@ -18,9 +19,11 @@ collector does not track, so a cache can hold many, and :meth:`over` wraps one a
 
 from __future__ import annotations
 
+import heapq
+import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 # how many of a byte's four 2-bit values hold a fact
 _FACTS_IN_BYTE = bytes(sum(1 for shift in (0, 2, 4, 6) if b >> shift & 3) for b in range(256))
@@ -160,13 +163,57 @@ class DistanceTable:
 
     def merge(self, entries: dict[int, tuple[int, int | None]]) -> None:
         """Record many new facts at once (``{key: (value, distance)}``, keys not known):
-        one sort instead of a memmove each."""
+        one pass of slices copied in C instead of a memmove each, and no Python int per
+        known fact (a sort of them all held the GIL and left garbage behind)."""
         if len(entries) < 16:
             for key, (value, distance) in entries.items():
                 self.set(key, value, distance)
             return
-        merged = sorted([*self.data, *(_entry(key, v, d) for key, (v, d) in entries.items())])
-        self.data[:] = array("Q", merged)
+        data, merged, start = self.data, array("Q"), 0
+        for entry in sorted(_entry(key, v, d) for key, (v, d) in entries.items()):
+            at = bisect_left(data, entry, start)
+            merged += data[start:at]
+            merged.append(entry)
+            start = at
+        merged += data[start:]
+        self.data[:] = merged  # in place: others may share the buffer
+
+    def distance_count(self) -> int:
+        """How many facts carry their plies, counted in C: each entry's lowest byte ends
+        in its plies, and 63 plies means none."""
+        low = memoryview(self.data).cast("B")[_LOW_BYTE :: self.data.itemsize].tobytes()
+        return len(low) - low.translate(_WITHOUT_PLIES).count(1)
+
+    def stored(self) -> bytes:
+        """The facts as a store keeps them: 8-byte big-endian entries, in key order."""
+        return _big_endian(self.data)
+
+    @classmethod
+    def from_stored(cls, runs: list[bytes], chunk: int = 1 << 14) -> DistanceTable:
+        """A table from stored runs of entries (:meth:`stored`'s layout, each run in key
+        order, a key perhaps in several: the entry with its plies is kept), taken off the
+        list as they are read. Built in chunks so that no single call holds the GIL long
+        (a sort of 200,000 ints in one call held it 30-50 ms): run it in a thread, and the
+        bot's loop keeps going. Its peak is about twice the table, once."""
+        total = sum(len(run) for run in runs) // 8
+        sorted_runs, pending = [], array("Q")
+        while runs:
+            pending.frombytes(runs.pop())
+            if len(pending) >= chunk or not runs:
+                if sys.byteorder == "little":
+                    pending.byteswap()
+                sorted_runs.append(array("Q", sorted(pending)))
+                pending = array("Q")
+        table = array("Q", (0,)) * total  # written in place: no growth, no copies
+        size, last = 0, -1
+        for entry in heapq.merge(*sorted_runs):
+            key = entry >> _DISTANCE_SHIFT
+            if key != last:  # the same key again: the first one has its plies if any does
+                table[size] = entry
+                size += 1
+                last = key
+        del sorted_runs, table[size:]
+        return cls(table)
 
     def count(self) -> int:
         return len(self.data)
@@ -194,6 +241,25 @@ class DistanceTable:
     @property
     def nbytes(self) -> int:
         return len(self.data) * self.data.itemsize
+
+
+_LOW_BYTE = 0 if sys.byteorder == "little" else 7
+# by an entry's lowest byte: 1 if it says "no plies"
+_WITHOUT_PLIES = bytes(int(b & NO_DISTANCE == NO_DISTANCE) for b in range(256))
+
+
+def _big_endian(data: array) -> bytes:
+    if sys.byteorder == "big":
+        return data.tobytes()
+    swapped = array(data.typecode, data)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def stored_entries(facts: Iterable[tuple[int, int, int | None]]) -> bytes:
+    """``(key, value, plies or None)`` facts in a store's layout (see
+    :meth:`DistanceTable.stored`), in key order."""
+    return _big_endian(array("Q", sorted(_entry(*fact) for fact in facts)))
 
 
 def _entry(key: int, value: int, distance: int | None) -> int:

@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Literal
 
 import engine
-from data import Snapshot, Store
+from data import ClassicFacts, Snapshot, Store
 from engine import Board, Mark, Memory
 from engine.memory import OUTCOMES, WON
 from engine.transport import NotJSONError, TooManyFacts, memory_of
@@ -28,7 +28,7 @@ from i18n import N_, Msg, Nn_
 from . import worker
 from .brain_view import BrainView, view_of
 from .errors import GameError, busy_means_unchanged
-from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories
+from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories, classic_facts
 
 ImportMode = Literal["merge", "replace"]
 IMPORT_MODES = ("merge", "replace")
@@ -314,9 +314,13 @@ def _contradiction(known: Callable[[int, int], int], document: Memory) -> None:
             )
 
 
-def new_facts(current: Memory, document: Memory) -> list[tuple]:
-    """The facts of ``document`` that ``current`` does not know, as the store keeps them."""
+def new_facts(current: Memory, document: Memory) -> list[tuple] | ClassicFacts:
+    """The facts of ``document`` that ``current`` does not know, as the store takes them."""
     known = current.known
+    if document.game.classic:
+        return classic_facts(
+            document.game.name, [fact for fact in document.distances() if not known(fact[0])]
+        )
     return [document.fact(key, value).row for key, value in document.items() if not known(key)]
 
 

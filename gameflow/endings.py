@@ -12,7 +12,7 @@ from data import StaleGameError, Store
 from engine import Board, Lesson
 
 from .game import Game, Turn
-from .memories import ServerMemories
+from .memories import ServerMemories, store_form
 from .reviews import Reviews
 from .running import RunningGames
 from .scores import Scoreboard
@@ -83,10 +83,13 @@ class GameEndings:
             version = self.memories.version(game.guild_id, game.kind)
             if learning:
                 lessons = tuple(memory.learn(moves))
-            facts = [
-                (engine.canonical(lesson.after, game.kind), lesson.outcome.value)
-                for lesson in lessons
-            ]
+            facts = store_form(  # on the classic board, packed
+                game.kind,
+                [
+                    (engine.canonical(lesson.after, game.kind), lesson.outcome.value)
+                    for lesson in lessons
+                ],
+            )
             # what the bot knows now: the learning curve's next point, if it changed
             snapshot = (
                 self.scoreboard.figures(game.guild_id, memory, lessons).snapshot()

@@ -21,8 +21,11 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
-from data import Store
+import engine
+from data import ClassicFacts, ClassicRuns, Store
 from engine import LiveAnalysis, Mark, Memory, analyse
+from engine.memory import VALUES
+from engine.tables import stored_entries
 
 TICTACTOE = "tictactoe"
 Key = tuple[int, str]  # (server, game)
@@ -43,8 +46,47 @@ ANALYSES_KEPT = 64
 # parsing 27,000 Connect Four facts takes about 150 ms, a first count of them as long, and
 # either would stall every game of the process on the event loop (issue 23). Smaller
 # ones (every tic-tac-toe memory) stay on the loop, where they cost well under a
-# millisecond.
+# millisecond. The store hands the rows over as they came from the database, so the loop
+# never makes anything a row at a time (issue 34); the classic board's are its packed
+# batches, each unpacked in the thread in short steps that leave the loop the GIL.
 IN_THREAD_FROM = 2_000
+
+
+def store_form(game: str, facts: Iterable[tuple]) -> list[tuple] | ClassicFacts:
+    """New facts of ``game`` as the store takes them: ``(position, outcome)`` rows (each
+    position as the engine spells it), or on the classic board packed (``ClassicFacts``),
+    from ``(position or key, outcome[, plies or None])``."""
+    if not engine.get_game(game).classic:
+        return [(position, outcome) for position, outcome, *_ in facts]
+    return classic_facts(game, facts)
+
+
+def classic_facts(
+    game: str, taught: Iterable[tuple], upgrades: Iterable[tuple[int, str, int]] = ()
+) -> ClassicFacts:
+    """The classic board's new facts (``(position or key, outcome[, plies or None])``, the
+    outcome as a word or a table's value) and the plies of facts known before without them
+    (``(key, outcome, plies)``), packed."""
+    rules = engine.get_game(game)
+
+    def keyed(facts: Iterable[tuple]) -> list[tuple[int, int, int | None]]:
+        return [
+            (
+                key if type(key) is int else rules.key(rules.parse(key, checked=False)),
+                VALUES[engine.Outcome(outcome)] if isinstance(outcome, str) else outcome,
+                plies[0] if plies else None,
+            )
+            for key, outcome, *plies in facts
+        ]
+
+    return ClassicFacts(stored_entries(keyed(taught)), stored_entries(keyed(upgrades)))
+
+
+def stored_memory(stored: list[tuple[str, str]] | ClassicRuns, game: str) -> Memory:
+    """A memory from what :meth:`data.Store.load_memory` read (in a thread if big)."""
+    if isinstance(stored, ClassicRuns):
+        return Memory.from_stored(stored.runs, game=game)
+    return Memory.stored(stored, game=game)
 
 
 class ServerMemories:
@@ -72,6 +114,9 @@ class ServerMemories:
         self._versions: dict[Key, int] = {}
         # a memory's lock and how many hold or await it; only while anyone does
         self._locks: dict[Key, list] = {}
+        # the classic board's facts a store holds twice (two processes taught the same one
+        # at once): its count is then above the memory's, by this; rare, so only kept if so
+        self._twice: dict[Key, int] = {}
         self._analyses: OrderedDict[Key, LiveAnalysis] = OrderedDict()
         self._recent: OrderedDict[Key, None] = OrderedDict()  # taught once, lately
         self._analyses_kept = analyses_kept
@@ -95,7 +140,8 @@ class ServerMemories:
         indexed read; figures people see must not lag)."""
         memory = await self.get(guild_id, game)
         key = (guild_id, game)
-        if await self.store.count_facts(guild_id, game) != len(memory):
+        stored = len(memory) + self._twice.get(key, 0)
+        if await self.store.count_facts(guild_id, game) != stored:
             async with self._lock(key):
                 self._forget(key)
                 memory = await self._loaded(key)
@@ -221,11 +267,15 @@ class ServerMemories:
     async def _loaded(self, key: Key) -> Memory:
         memory = self._held(key)
         if memory is None:
-            facts, version = await self.store.load_memory(*key)
-            if len(facts) < IN_THREAD_FROM:
-                memory = Memory.stored(facts, game=key[1])
+            stored, version = await self.store.load_memory(*key)
+            if len(stored) < IN_THREAD_FROM:
+                memory = stored_memory(stored, key[1])
             else:
-                memory = await asyncio.to_thread(Memory.stored, facts, game=key[1])
+                memory = await asyncio.to_thread(stored_memory, stored, key[1])
+            if len(stored) != len(memory):
+                self._twice[key] = len(stored) - len(memory)
+            else:
+                self._twice.pop(key, None)
             self._set_version(key, version)
             self._keep(key, memory)
         return memory
@@ -250,6 +300,7 @@ class ServerMemories:
             else:
                 evicted, _ = self._memories.popitem(last=False)
             self._versions.pop(evicted, None)
+            self._twice.pop(evicted, None)
 
     def _pop_table(self, key: Key):
         table = self._tables.pop(key, None)
@@ -267,6 +318,7 @@ class ServerMemories:
         self._memories.pop(key, None)
         self._pop_table(key)
         self._versions.pop(key, None)
+        self._twice.pop(key, None)
 
 
 def _counted(analysis: LiveAnalysis) -> LiveAnalysis:

@@ -28,9 +28,9 @@ NICENESS = 5  # background work, but a person waits for its lesson on the board
 REVIEW_SECONDS = 60.0
 SOLVER_SWITCH = "TTT_SOLVER"  # "off": as if bitbully were not installed
 
-# a post-mortem's fact: (canonical key, "win" or "loss" for the mover, plies, its position
-# as the engine spells it, for the store)
-ReviewedFact = tuple[int, str, int, str]
+# a post-mortem's fact: (canonical key, "win" or "loss" for the mover, plies): the store
+# keeps the key itself, so nothing is spelled out (42 characters a fact, to pickle)
+ReviewedFact = tuple[int, str, int]
 
 
 class WorkerGone(RuntimeError):
@@ -43,12 +43,8 @@ def _start() -> None:
 
 
 def _post_mortem(game: str, moves: list[int], bot: int | None) -> list[ReviewedFact]:
-    """In the worker: the game's post-mortem, each fact with its position spelled out."""
-    rules = engine.get_game(game)
-    return [
-        (key, outcome, plies, rules.spell(rules.key_code(key)))
-        for key, outcome, plies in engine.post_mortem(game, moves, bot)
-    ]
+    """In the worker: the game's post-mortem."""
+    return engine.post_mortem(game, moves, bot)
 
 
 def _forced_line(game: str, moves: list[int], answer: int) -> list[int]:

@@ -78,15 +78,22 @@ class ReplayStep:
 
 
 def known_facts(
-    kind: str, facts: Sequence[tuple[str, str, int | None]]
+    kind: str, facts: Sequence[tuple[str | int, str, int | None]]
 ) -> dict[int, tuple[str, int | None]]:
-    """A game's stored facts by their canonical key: ``(outcome, plies)``."""
+    """A game's stored facts by their canonical key: ``(outcome, plies)`` (the classic
+    board's come as keys already, the others as positions)."""
     rules = engine.get_game(kind)
-    return {rules.key(rules.parse(position, checked=False)): (o, p) for position, o, p in facts}
+
+    def key_of(position: str | int) -> int:
+        if type(position) is int:
+            return position
+        return rules.key(rules.parse(position, checked=False))
+
+    return {key_of(position): (o, p) for position, o, p in facts}
 
 
 def lessons_by_step(
-    kind: str, moves: Sequence[int], facts: Sequence[tuple[str, str, int | None]]
+    kind: str, moves: Sequence[int], facts: Sequence[tuple[str | int, str, int | None]]
 ) -> dict[int, tuple[Learned | None, tuple[Learned, ...]]]:
     """Each step (1 to len(moves)) that taught something: the lesson about the move played
     there, and those about the other moves of the same position, by column or cell.

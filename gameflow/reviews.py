@@ -5,6 +5,11 @@ game is stored with its review pending; the solver then values its positions in 
 worker process (:mod:`gameflow.postmortem`), and the new facts go into the server's
 memory and the store with the review done, in one transaction. A review left pending
 (the bot killed, the worker gone) runs again at the next start: :meth:`Reviews.resume`.
+
+The reviews wait in one queue, which one task works through while it is not empty (the
+solver's worker takes one at a time anyway): a burst of 500 losses is 500 entries of a
+queue, not 500 tasks. A finished review is kept a while as a plain record for whoever asks
+for its lesson, and the old ones are dropped as new ones finish (no timer each).
 """
 
 from __future__ import annotations
@@ -12,20 +17,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import engine
 from data import Snapshot, StaleGameError, Store
 from engine import Mark, Verdict
 
 from .game import Game
-from .memories import ServerMemories
+from .memories import ServerMemories, classic_facts
 from .postmortem import PostMortemWorker, WorkerGone
 
 log = logging.getLogger(__name__)
 
 KEPT_SECONDS = 900  # how long a review's outcome stays at hand for its board
+KEPT_AT_MOST = 10_000  # and how many at most
 RETRY_SECONDS = 120  # a review that failed is tried again by the sweep after this long
 
 
@@ -41,7 +48,7 @@ class ReviewOutcome:
 
 
 class Reviews:
-    """The post-mortems under way, by game id, each an awaitable task."""
+    """The post-mortems owed in this process: a queue, worked through by one task."""
 
     def __init__(
         self,
@@ -54,7 +61,17 @@ class Reviews:
         self.memories = memories
         self.clock = clock
         self.worker = worker
-        self._tasks: dict[int, asyncio.Task[ReviewOutcome]] = {}
+        self._queue: deque[Game] = deque()
+        # the games queued or under review, each with the future of whoever awaits its
+        # outcome (made only when someone does)
+        self._owed: dict[int, asyncio.Future | None] = {}
+        # finished: game id -> (when, the game, new facts, the verdict as a tuple or None),
+        # oldest first; and when each failed one failed (the loop's clock)
+        self._done: OrderedDict[int, tuple[float, Game, int, tuple | None]] = OrderedDict()
+        self._failed: dict[int, float] = {}
+        # what to call with an owed review's outcome once it is done (see when_done)
+        self._then: dict[int, list[Callable[[ReviewOutcome | None], object]]] = {}
+        self._consumer: asyncio.Task | None = None
         # called with each game and its post-mortem's facts once they are stored (the
         # puzzles are cut from them: gameflow.puzzles)
         self.reviewed: list[Callable[[Game, list], Awaitable[object]]] = []
@@ -76,22 +93,51 @@ class Reviews:
         await self.store.set_message(game.id, message_id)
 
     def start(self, game: Game) -> None:
-        """Run a finished game's post-mortem (stored as pending) in the background."""
-        if game.id not in self._tasks:
-            task = asyncio.get_running_loop().create_task(self._run(game))
-            task.add_done_callback(_logged)
-            self._tasks[game.id] = task
+        """Queue a finished game's post-mortem (stored as pending), unless it is queued,
+        under review, done lately, or failed less than :data:`RETRY_SECONDS` ago."""
+        if game.id in self._owed or game.id in self._done:
+            return
+        loop = asyncio.get_running_loop()
+        failed = self._failed.get(game.id)
+        if failed is not None:
+            if loop.time() - failed < RETRY_SECONDS:
+                return
+            del self._failed[game.id]
+        self._owed[game.id] = None
+        self._queue.append(game)
+        if self._consumer is None:
+            self._consumer = loop.create_task(self._consume())
+
+    @property
+    def queued(self) -> int:
+        """How many reviews are queued or under way."""
+        return len(self._owed)
 
     async def outcome(self, game_id: int) -> ReviewOutcome | None:
         """The outcome of a game's post-mortem once it is done; ``None`` if none was
         started here, or if it could not finish (it stays pending, for the next start)."""
-        task = self._tasks.get(game_id)
-        if task is None:
+        if game_id in self._owed:
+            waiter = self._owed[game_id]
+            if waiter is None:
+                waiter = self._owed[game_id] = asyncio.get_running_loop().create_future()
+            await asyncio.shield(waiter)  # one asker cancelled cancels nobody else's wait
+        return self._finished(game_id)
+
+    def when_done(self, game_id: int, then: Callable[[ReviewOutcome | None], object]) -> None:
+        """Call ``then`` with a game's :meth:`outcome` once its post-mortem is done (now,
+        if it is not owed here): a final board waits for its lesson without a task of its
+        own, holding only what ``then`` holds."""
+        if game_id in self._owed:
+            self._then.setdefault(game_id, []).append(then)
+        else:
+            then(self._finished(game_id))
+
+    def _finished(self, game_id: int) -> ReviewOutcome | None:
+        done = self._done.get(game_id)
+        if done is None:
             return None
-        try:
-            return await asyncio.shield(task)
-        except Exception:  # logged by the task itself; the board says it could not finish
-            return None
+        _, game, new, verdict = done
+        return ReviewOutcome(game, None if verdict is None else Verdict(*verdict), new)
 
     async def resume(self, shards=None) -> list[int]:
         """Start again every review left pending in this process's servers; return their
@@ -103,7 +149,7 @@ class Reviews:
         return self.recovered
 
     async def catch_up(self, shards=None) -> None:
-        """Start the reviews still owed here that no task runs: one a database blip
+        """Start the reviews still owed here that are not queued: one a database blip
         stopped, or a game whose end was stored while the answer about it was lost. A
         review that failed is tried again :data:`RETRY_SECONDS` after, not sooner."""
         if not self.worker.available:
@@ -112,25 +158,53 @@ class Reviews:
             self.start(Game.from_record(record))
 
     async def close(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._queue.clear()
+        if self._consumer is not None:
+            self._consumer.cancel()
+            await asyncio.gather(self._consumer, return_exceptions=True)
+        for waiter in self._owed.values():
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
+        self._owed.clear()
+        self._then.clear()  # the bot is closing: no board is edited any more
         self.worker.close()
 
-    async def _run(self, game: Game) -> ReviewOutcome:
-        # a finished task's result stays a while for outcome(); a failed one gives its
-        # place up sooner, for the sweep to try it again (catch_up)
-        later = asyncio.get_running_loop().call_later
+    async def _consume(self) -> None:
+        """Review the queued games one after the other, until none is left."""
+        loop = asyncio.get_running_loop()
         try:
-            try:
-                outcome = await self._review(game)
-            except WorkerGone:  # the worker died under it: the next one takes it again, once
-                outcome = await self._review(game)
-        except BaseException:
-            later(RETRY_SECONDS, self._tasks.pop, game.id, None)
-            raise
-        later(KEPT_SECONDS, self._tasks.pop, game.id, None)
-        return outcome
+            while self._queue:
+                game = self._queue.popleft()
+                try:
+                    try:
+                        outcome = await self._review(game)
+                    except WorkerGone:  # the worker died under it: the next one takes it, once
+                        outcome = await self._review(game)
+                except Exception as error:  # it stays pending, for the sweep to try again
+                    log.warning("a post-mortem could not finish: %r", error)
+                    self._failed[game.id] = loop.time()
+                else:
+                    verdict = None if outcome.verdict is None else astuple(outcome.verdict)
+                    self._done[game.id] = (loop.time(), game, outcome.new_facts, verdict)
+                    self._purge(loop.time())
+                waiter = self._owed.pop(game.id, None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(None)
+                for then in self._then.pop(game.id, ()):
+                    try:
+                        then(self._finished(game.id))
+                    except Exception:
+                        log.exception("could not pass on game %s's post-mortem", game.id)
+        finally:
+            self._consumer = None
+
+    def _purge(self, now: float) -> None:
+        """Drop the finished reviews kept long enough (oldest first)."""
+        done = self._done
+        while done and (
+            len(done) > KEPT_AT_MOST or now - next(iter(done.values()))[0] > KEPT_SECONDS
+        ):
+            done.popitem(last=False)
 
     async def _review(self, game: Game) -> ReviewOutcome:
         bot = None if not game.vs_bot else int(game.bot_mark)
@@ -141,11 +215,14 @@ class Reviews:
         # meanwhile); the error leaves `changing`, which then drops what the cache took.
         with contextlib.suppress(StaleGameError):
             async with self.memories.changing(game.guild_id, game.kind) as memory:
-                added = engine.apply_post_mortem(memory, [fact[:3] for fact in facts])
+                known, plies = memory.known, memory.plies
+                taught = [fact for fact in facts if not known(fact[0])]
+                upgrades = [f for f in facts if known(f[0]) and plies(f[0]) is None]
+                added = engine.apply_post_mortem(memory, facts)
                 await self.store.finish_review(
                     game.id,
                     game.guild_id,
-                    [(position, outcome, plies) for _key, outcome, plies, position in facts],
+                    classic_facts(game.kind, taught, upgrades),
                     now=self.clock(),
                     game=game.kind,
                     # the curve's point at this game: no ways to count on this board
@@ -158,9 +235,7 @@ class Reviews:
             except Exception:  # the lesson is stored; only what is made of it is missed
                 log.warning("could not use the post-mortem of game %s", game.id, exc_info=True)
         verdict = (
-            engine.describe_post_mortem(
-                game.kind, list(game.moves), [fact[:3] for fact in facts], Mark(bot)
-            )
+            engine.describe_post_mortem(game.kind, list(game.moves), facts, Mark(bot))
             if bot is not None
             else None
         )
@@ -173,9 +248,3 @@ def _reviewable(game: Game, result: str) -> bool:
     if game.vs_bot:
         return result in ("player_won", "draw")
     return result in ("player_won", "opponent_won", "draw")
-
-
-def _logged(task: asyncio.Task) -> None:
-    """Say why a review could not finish (it stays pending, for the next start)."""
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a post-mortem could not finish: %r", task.exception())

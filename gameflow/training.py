@@ -25,7 +25,7 @@ from i18n import N_
 from . import training_worker, worker
 from .brain import BrainFigures
 from .errors import GameError, busy_means_unchanged
-from .memories import TICTACTOE, ServerMemories
+from .memories import TICTACTOE, ServerMemories, store_form
 
 Opponent = Literal["random", "self", "teacher"]
 OPPONENTS: tuple[Opponent, ...] = ("random", "self", "teacher")
@@ -231,7 +231,7 @@ class TrainingRun:
             await self.trainer.store.save_training(
                 self.run_id,
                 self.guild_id,
-                new,
+                store_form(self.game, new),
                 played=self._played,
                 learned=self._learned + len(new),
                 status=self._state,

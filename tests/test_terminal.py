@@ -334,6 +334,7 @@ def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
     import asyncio
 
     from data import Store
+    from gameflow.memories import classic_facts
 
     rules = engine.get_game("connect4-7x6")
     moves = [0, 1, 0, 1, 0, 1, 0]  # X's four in column 1; the bot (O) played column 2
@@ -345,7 +346,10 @@ def test_a_classic_replay_tells_the_other_columns_looking_back_valued(tmp_path):
         store = await Store.open(tmp_path / "ttt.sqlite3")
         try:
             game = await store.start_game(0, -1, 0, "O", [], now=1.0, game="connect4-7x6")
-            facts = [(after(0, 1, 0, 1, 0, 1), "loss"), (after(0, 1, 0, 1, 0, 0), "win")]
+            facts = classic_facts(  # packed, as the classic board's are stored
+                "connect4-7x6",
+                [(after(0, 1, 0, 1, 0, 1), "loss"), (after(0, 1, 0, 1, 0, 0), "win")],
+            )
             await store.finish_game(
                 game.id, 0, [], moves, "player_won", facts, now=2.0, game="connect4-7x6"
             )

@@ -5,7 +5,7 @@ import json
 import sqlite3
 
 import engine
-from engine import Mark
+from engine import Mark, Memory
 from engine.solver import best_columns
 from terminal.play import lesson_text
 from tests.test_terminal import one_message, terminal
@@ -29,10 +29,13 @@ def winning_columns() -> list[int]:
 
 
 def stored(tmp_path, db="ttt.sqlite3"):
+    """The terminal's classic facts in the store, ``(position, outcome)`` as spelled."""
     with sqlite3.connect(tmp_path / db) as connection:
-        return connection.execute(
-            "SELECT position, outcome FROM facts WHERE guild_id = 0 AND game = ?", (CLASSIC,)
+        runs = connection.execute(
+            "SELECT facts FROM classic_facts WHERE guild_id = 0 AND game = ?", (CLASSIC,)
         ).fetchall()
+    memory = Memory.from_stored([blob for (blob,) in runs], game=CLASSIC)
+    return [(fact.position, fact.outcome.value) for fact in memory]
 
 
 def test_the_terminal_plays_the_classic_board_and_learns_by_the_post_mortem(tmp_path):

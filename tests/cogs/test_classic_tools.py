@@ -18,10 +18,10 @@ CLASSIC = "connect4-7x6"
 def stored(db_path, guild_id) -> Memory:
     with sqlite3.connect(db_path) as db:
         rows = db.execute(
-            "SELECT position, outcome, plies FROM facts WHERE guild_id = ? AND game = ?",
+            "SELECT facts FROM classic_facts WHERE guild_id = ? AND game = ?",
             (guild_id, CLASSIC),
         ).fetchall()
-    return Memory.stored(rows, game=CLASSIC)
+    return Memory.from_stored([blob for (blob,) in rows], game=CLASSIC)
 
 
 def other_server(w):

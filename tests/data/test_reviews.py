@@ -6,10 +6,16 @@ import pytest
 from data import StaleGameError
 from data.games import REVIEW_DONE, REVIEW_PENDING
 from engine import Memory
+from gameflow.memories import classic_facts
 from tests.data.test_store import store  # noqa: F401  (the fixture of both backends)
 
 CLASSIC = "connect4-7x6"
 EMPTY = "." * 42
+
+
+def _key(position: str) -> int:
+    rules = Memory(game=CLASSIC).game
+    return rules.key(rules.parse(position, checked=False))
 
 
 def _after(*columns: int) -> str:
@@ -29,26 +35,32 @@ async def test_a_pending_review_is_stored_once_with_its_facts_and_their_distance
         [],
         [3, 3],
         "player_won",
-        [(_after(3), "loss", None)],
+        classic_facts(CLASSIC, [(_after(3), "loss", None)]),
         now=2.0,
         game=CLASSIC,
         review=True,
     )
     (pending,) = await store.pending_reviews()
     assert pending.id == game.id and pending.review == REVIEW_PENDING
-    facts = [(_after(3), "loss", 7), (_after(2), "win", 12)]
+    # the post-mortem proves the rules' fact again, with its distance, and a new one
+    facts = classic_facts(CLASSIC, [(_after(2), "win", 12)], [(_key(_after(3)), "loss", 7)])
     await store.finish_review(pending.id, 1, facts, now=3.0, game=CLASSIC)
     assert await store.pending_reviews() == []
     assert (await store.game(game.id)).review == REVIEW_DONE
     with pytest.raises(StaleGameError):  # a second run of the same review writes nothing
-        await store.finish_review(pending.id, 1, [(_after(4), "loss", 5)], now=4.0, game=CLASSIC)
+        again = classic_facts(CLASSIC, [(_after(4), "loss", 5)])
+        await store.finish_review(pending.id, 1, again, now=4.0, game=CLASSIC)
     loaded = await store.load_facts(1, CLASSIC)
     # the rules' fact gained the distance the post-mortem proved; the other is new
-    assert sorted(loaded) == sorted(facts)
+    assert loaded == sorted([(_key(_after(3)), "loss", 7), (_key(_after(2)), "win", 12)])
     memory = Memory.stored(loaded, game=CLASSIC)
-    key = memory.game.key(memory.game.parse(_after(2), checked=False))
-    assert memory.plies(key) == 12
+    assert memory.plies(_key(_after(2))) == 12 and memory.plies(_key(_after(3))) == 7
     assert await store.count_facts(1, CLASSIC) == 2
+    # the game is credited with both, each with its distance (a replay shows them)
+    finished = await store.finished_game(game.id)
+    assert finished.facts == tuple(loaded)
+    (past,) = await store.recent_games(1, 100, [CLASSIC])
+    assert past.lessons == 2
 
 
 async def test_a_game_that_needs_no_review_is_never_pending(store):  # noqa: F811
@@ -65,10 +77,11 @@ async def test_a_review_stores_its_curve_point_at_its_own_game(store):  # noqa: 
 
     game = await store.start_game(1, 10, 100, "X", [], now=1.0, game=CLASSIC)
     await store.finish_game(
-        game.id, 1, [], [3, 3], "player_won", [(_after(3), "loss", None)], now=2.0,
+        game.id, 1, [], [3, 3], "player_won",
+        classic_facts(CLASSIC, [(_after(3), "loss", None)]), now=2.0,
         snapshot=Snapshot(1, None, None), game=CLASSIC, review=True,
     )  # fmt: skip
-    facts = [(_after(3), "loss", 7), (_after(2), "win", 12)]
+    facts = classic_facts(CLASSIC, [(_after(2), "win", 12)], [(_after(3), "loss", 7)])
     await store.finish_review(
         game.id, 1, facts, now=3.0, game=CLASSIC, snapshot=Snapshot(2, None, None)
     )
@@ -79,3 +92,19 @@ async def test_a_review_stores_its_curve_point_at_its_own_game(store):  # noqa: 
             game.id, 1, facts, now=4.0, game=CLASSIC, snapshot=Snapshot(9, None, None)
         )
     assert len(await store.curve(1, game=CLASSIC)) == 2
+
+
+async def test_forget_me_takes_a_classic_games_lessons_off_its_player_and_keeps_them(store):  # noqa: F811
+    """A 7×6 game's batches of facts name it: after its player's forget-me the facts stay
+    (the bot still knows them), naming nobody, and nobody is credited with them."""
+    game = await store.start_game(1, 10, 100, "X", [], now=1.0, game=CLASSIC)
+    taught = classic_facts(CLASSIC, [(_after(3), "loss", None), (_after(2), "win", 9)])
+    await store.finish_game(game.id, 1, [], [3, 3], "player_won", taught, now=2.0, game=CLASSIC)
+    (standing,), _ = await store.leaderboard(1, "lessons", game=CLASSIC)
+    assert (standing.player_id, standing.lessons) == (100, 2)
+    await store.forget_player(1, 100)
+    assert await store.finished_game(game.id) is None
+    assert await store.count_facts(1, CLASSIC) == 2  # still known
+    assert await store.leaderboard(1, "lessons", game=CLASSIC) == ([], None)
+    ((named,),) = await store._fetch("SELECT COUNT(*) FROM classic_facts WHERE game_id IS NOT NULL")
+    assert named == 0

@@ -77,11 +77,12 @@ async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path, sqlite_
 
 
 async def test_a_database_of_every_earlier_version_is_upgraded_keeping_its_games(tmp_path):
-    from data.migrations import MIGRATIONS
+    from data.migrations import MIGRATIONS, register_functions
 
     for version in range(1, SCHEMA_VERSION):
         path = tmp_path / f"v{version}.sqlite3"
         with sqlite3.connect(path) as db:
+            register_functions(db)  # as that release's bot had them
             # games are written into the first schema, then it is brought to ``version``
             # as that release's bot would have (from version 4 on, counters included)
             for number, step in enumerate(MIGRATIONS[:version], 1):

@@ -9,6 +9,7 @@ import pytest
 from engine import get_game
 from engine.puzzles import classify
 from engine.puzzles import column_values as engine_values
+from gameflow.memories import classic_facts
 from gameflow.puzzles import Puzzles, TooFewPuzzles, known_in
 from tests.cogs.test_puzzles import AGAINST_THE_BOT, MISSED, assert_one_answer
 from tests.engine.connect4_7x6_oracle import column_values
@@ -98,7 +99,8 @@ async def test_old_games_of_a_memory_once_imported_into_give_only_what_each_colu
     service,
 ):
     await beaten(service)  # before puzzles: its hold's answer is a draw, which is no fact
-    await service.store.add_facts(GUILD, [], game=CLASSIC, now=2.0)  # an import: version 1
+    empty = classic_facts(CLASSIC, [])
+    await service.store.add_facts(GUILD, empty, game=CLASSIC, now=2.0)  # an import: version 1
     assert await service.store.memory_version(GUILD, CLASSIC) == 1
     with pytest.raises(TooFewPuzzles):
         await Puzzles.of(service).pose(GUILD, BOB)

@@ -43,10 +43,10 @@ def perfect_game() -> list[int]:
     return moves
 
 
-async def owed_review(service):
+async def owed_review(service, channel=CHANNEL):
     """A game stored as lost by the bot (O) with its review owed, as a kill between the
     two leaves it; its record."""
-    game = await service.store.start_game(GUILD, CHANNEL, ALICE, "O", [], now=1.0, game=CLASSIC)
+    game = await service.store.start_game(GUILD, channel, ALICE, "O", [], now=1.0, game=CLASSIC)
     await service.store.finish_game(
         game.id, GUILD, [], perfect_game(), "player_won", now=2.0, game=CLASSIC, review=True
     )
@@ -84,9 +84,12 @@ async def test_a_lost_game_is_reviewed_and_every_fact_it_stores_is_proven(servic
     assert (await service.store.game(turn.game.id)).review == REVIEW_DONE
     with sqlite3.connect(service.store_path) as db:  # all credited to the game, as the rules'
         ((credited,),) = db.execute(
-            "SELECT COUNT(*) FROM facts WHERE game_id = ?", (turn.game.id,)
+            "SELECT SUM(taught) FROM classic_facts WHERE game_id = ?", (turn.game.id,)
         ).fetchall()
     assert credited == len(memory)
+    # and the player's lessons taught count them all
+    (standing,), _ = await service.store.leaderboard(GUILD, "lessons", game=CLASSIC)
+    assert standing.lessons == len(memory)
 
 
 async def test_a_review_a_kill_interrupted_runs_again_at_start(service, tmp_path):
@@ -216,3 +219,28 @@ async def test_a_review_that_failed_is_tried_again_by_the_sweep(service, monkeyp
     outcome = await service.review(turn.game.id)
     assert outcome is not None and outcome.new_facts > 0 and len(tries) == 3
     assert await service.store.pending_reviews() == []
+
+
+async def test_reviews_wait_in_one_queue_and_finished_ones_are_plain_records(service, monkeypatch):
+    """A burst of losses is a queue worked by one task, not a task (and a timer) per game;
+    a finished review stays as a plain record, the oldest dropped as new ones finish."""
+    monkeypatch.setattr(reviews, "KEPT_AT_MOST", 2)
+    loop = asyncio.get_running_loop()
+    timers = len(loop._scheduled)
+    ends = [await owed_review(service, channel=CHANNEL + n) for n in range(3)]
+    await service.reviews.catch_up()  # as a sweep finds them: all queued at once
+    assert service.reviews.queued == 3
+    runners = [t for t in asyncio.all_tasks() if "_consume" in repr(t.get_coro())]
+    assert len(runners) == 1  # one consumer for the three
+    outcomes = [await service.review(game.id) for game in ends]
+    assert all(outcome is not None and outcome.game.id == game.id for outcome, game in
+               zip(outcomes, ends, strict=True))  # fmt: skip
+    await asyncio.sleep(0)
+    assert service.reviews.queued == 0
+    assert not [t for t in asyncio.all_tasks() if "_consume" in repr(t.get_coro())]
+    assert len(loop._scheduled) <= timers  # no timer kept a finished review
+    # the two last are kept, the first was dropped when the third finished
+    assert await service.review(ends[0].id) is None
+    kept = await service.review(ends[2].id)
+    assert kept is not None and kept.new_facts == outcomes[2].new_facts
+    assert kept.verdict == outcomes[2].verdict
