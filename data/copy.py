@@ -26,8 +26,8 @@ TABLES: dict[str, str] = {
     "guild_settings": "guild_id, timeout_minutes, play_channels",
     "games": "id, guild_id, channel_id, player_id, bot_mark, moves, result, message_id,"
     " started_at, updated_at, ended_at, ended_by, lessons_after, beat_x_after, beat_o_after,"
-    " opponent_id, game, level",
-    "facts": "guild_id, game, position, outcome, learned_at, game_id",
+    " opponent_id, game, level, review",
+    "facts": "guild_id, game, position, outcome, learned_at, game_id, plies",
     "classic_facts": "id, guild_id, game, game_id, learned_at, taught, facts",
     "loss_blocks": "guild_id, game, block, games, losses",
     "trainings": "id, guild_id, channel_id, message_id, started_by, opponent, games, played,"
