@@ -125,8 +125,7 @@ async def test_every_table_and_column_of_the_schema_is_copied(tmp_path):
         tables = {
             name
             for (name,) in await store._fetch(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-                " AND name NOT LIKE 'sqlite_%'"
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             )
         }
         # erasing: a server being erased, marked inside that transaction only (empty after)
