@@ -161,8 +161,14 @@ class Admin(
     async def export(self, interaction: discord.Interaction, game: str = TICTACTOE) -> None:
         if not await manager(interaction):
             return
+        # the most Discord takes in one file here (more in a boosted server)
+        limit = getattr(
+            interaction.guild, "filesize_limit", discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+        )
         made = await in_time(
-            interaction, self.service.brain.export_file(interaction.guild_id, game), private=True
+            interaction,
+            self.service.brain.export_file(interaction.guild_id, game, limit),
+            private=True,
         )
         if made is None:
             return

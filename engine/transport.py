@@ -22,18 +22,20 @@ each in its canonical orientation, in increasing order; each entry is
 {"format": "ttt-memory", "version": 2, "game": "connect4", "board": "5x4",
  "facts": [4183, 26, 3, ...]}
 
-This bot reads both versions, of every game (a version 2 document of the classic board,
-which an earlier bot could write, has no distances: the solver gives them).
+This bot reads both versions, of every game (a version 2 document of the classic board
+has no distances: the solver gives them).
 
-The classic board (7×6) is written in version 1 only, as people read it, each fact with
-its distance: ``"plies"``, from the position to the end under perfect play:
+The classic board (7×6) is written in version 1, as people read it, each fact with its
+distance: ``"plies"``, from the position to the end under perfect play (version 2 when
+asked for, ``compact=True``: a memory too big for one file as people read it, about 106
+bytes a fact, loses nothing by it, since an import re-proves every distance):
 
 {"format": "ttt-memory", "version": 1, "game": "connect4", "board": "7x6",
  "facts": [{"position": "...42 characters...", "outcome": "loss", "plies": 9}, ...]}
 
 Its facts are too far from the end for the rules to prove, so an import re-proves each
 with the exact solver (:mod:`engine.solver`): its outcome and its distance (a fact without
-one takes the solver's). That is about 1.5 ms of CPU a fact, in the calling process; the
+one takes the solver's). That is about 1 ms of CPU a fact, in the calling process; the
 bot runs it in a worker process, since the solver holds the GIL.
 
 Any other game's document is accepted only if every fact proves itself from the document's
@@ -79,17 +81,16 @@ class WrongGameError(MemoryFormatError):
 
 def export_memory(memory: Memory, *, compact: bool | None = None) -> dict[str, Any]:
     """The memory as a document: compact (version 2) by default for every game but
-    tic-tac-toe, whose documents stay as they always were."""
+    tic-tac-toe, whose documents stay as they always were, and the classic board, whose
+    version 1 keeps each fact's distance (``compact=True``: version 2, without them)."""
     game = memory.game
     if compact is None:
         compact = game.name != "tictactoe" and not game.classic
-    if compact and game.classic:
-        raise ValueError("the classic board's documents are version 1: they keep distances")
     document: dict[str, Any] = {"format": FORMAT, "version": COMPACT if compact else VERSION}
     if game.name != "tictactoe" or compact:
         document["game"] = game.document_game
         document["board"] = game.board
-    if game.classic:
+    if game.classic and not compact:
         document["facts"] = [_classic_entry(f) for f in memory]
         return document
     if not compact:

@@ -46,11 +46,13 @@ IMPORT_LIMITS = {
     TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
     "connect4": (8 << 20, 80_540),
     "connect4-5x4": (32 << 20, 2_000_000),
-    # the classic board: a bot's memory after 2,000 games has 20-35k facts, about 105 bytes
-    # each as exported (version 1, one field a line). Each is re-proven by the solver, in a
-    # worker process: 29,046 facts of 1,100 games took 58 s of CPU (siblings share one
-    # solver call), so 120,000 take about 4 minutes, within an interaction's 15
-    CLASSIC: (16 << 20, 120_000),
+    # the classic board: a widened memory after 2,000 club games has 120-130k facts, about
+    # 106 bytes each as people read them (version 1), 11 compact (version 2, which export
+    # writes past Discord's file limit). Each is re-proven by the solver, in a worker
+    # process: 44,743 widened facts of 400 games took 42 s of CPU (0.93 ms a fact: the
+    # columns of a position share one solver call), so 300,000 take about 5 minutes, within
+    # an interaction's 15
+    CLASSIC: (16 << 20, 300_000),
 }
 
 
@@ -324,12 +326,18 @@ def new_facts(current: Memory, document: Memory) -> list[tuple] | ClassicFacts:
     return [document.fact(key, value).row for key, value in document.items() if not known(key)]
 
 
-def document_file(memory: Memory) -> bytes:
-    """A memory's document as a file: one line a fact for tic-tac-toe's version 1, which
-    people read; the compact version 2 as compact as JSON writes it."""
+def document_file(memory: Memory, max_bytes: int | None = None) -> bytes:
+    """A memory's document as a file: one line a fact for version 1, which people read;
+    the compact version 2 as compact as JSON writes it. A classic board's version 1 past
+    ``max_bytes`` (about 106 bytes a fact: Discord takes 10 MiB a file in most servers,
+    which a widened memory passes at about 95,000 facts) is written compact instead: its
+    distances are left out, and an import re-proves them all the same."""
     document = engine.export_memory(memory)
     if document["version"] == 1:
-        return json.dumps(document, indent=1).encode()
+        data = json.dumps(document, indent=1).encode()
+        if max_bytes is None or len(data) <= max_bytes or not memory.game.classic:
+            return data
+        document = engine.export_memory(memory, compact=True)
     return json.dumps(document, separators=(",", ":")).encode()
 
 
@@ -416,11 +424,14 @@ class Brain:
         tic-tac-toe, the compact version 2 for the others)."""
         return engine.export_memory(await self.memories.get(guild_id, game))
 
-    async def export_file(self, guild_id: int, game: str = TICTACTOE) -> tuple[bytes, int]:
-        """:meth:`export` as a file's bytes, made in a thread (a big memory takes a while),
+    async def export_file(
+        self, guild_id: int, game: str = TICTACTOE, max_bytes: int | None = None
+    ) -> tuple[bytes, int]:
+        """:meth:`export` as a file's bytes (at most ``max_bytes`` where a compact document
+        serves: see :func:`document_file`), made in a thread (a big memory takes a while),
         and its count of lessons."""
         memory = (await self.memories.get(guild_id, game)).copy()  # the loop may teach it
-        return await asyncio.to_thread(document_file, memory), len(memory)
+        return await asyncio.to_thread(document_file, memory, max_bytes), len(memory)
 
     async def plan_import(
         self,

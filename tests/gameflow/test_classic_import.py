@@ -89,3 +89,24 @@ async def test_an_import_given_up_midway_leaves_no_process_nor_thread(service, m
     assert [t.name for t in threading.enumerate() if t.name.endswith(" reports")] == []
     plan = await service.brain.plan_import(GUILD, data, "merge", CLASSIC)
     assert plan.new == len(memory)
+
+
+async def test_an_export_too_big_for_one_discord_file_is_written_compact_and_reads_back(
+    service, memory
+):
+    """A widened 7×6 memory passes Discord's 10 MiB a file at about 95,000 facts as people
+    read it: past the limit the export is the compact document, which an import re-proves
+    whole, distances included."""
+    await service.brain.apply_import(
+        await service.brain.plan_import(
+            GUILD, json.dumps(engine.export_memory(memory)).encode(), "merge", CLASSIC
+        )
+    )
+    readable, count = await service.brain.export_file(GUILD, CLASSIC)
+    assert count == len(memory) and json.loads(readable)["version"] == 1
+    small, _ = await service.brain.export_file(GUILD, CLASSIC, max_bytes=len(readable) - 1)
+    assert json.loads(small)["version"] == 2 and len(small) < len(readable) / 5
+    plan = await service.brain.plan_import(GUILD + 1, small, "merge", CLASSIC)
+    await service.brain.apply_import(plan)
+    again = await service.memory(GUILD + 1, CLASSIC)
+    assert list(again.distances()) == list((await service.memory(GUILD, CLASSIC)).distances())
