@@ -118,8 +118,7 @@ class Verdict:
     are 0-based.
     """
 
-    ply: int  # the move's index in the game (0-based)
-    move_number: int  # the bot's own move number, 1-based: "my move 7"
+    ply: int  # the move's index in the game (0-based): people read move ply + 1
     column: int
     played: str
     held: int
@@ -154,7 +153,6 @@ def describe_post_mortem(
             continue
         verdict = Verdict(
             ply=ply,
-            move_number=ply // 2 + 1,
             column=moves[ply],
             played="loss" if played[0] == 0 else "draw",
             held=best,
