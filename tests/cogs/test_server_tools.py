@@ -75,6 +75,16 @@ async def test_contradictory_settings_change_nothing(world):
     assert shown["A game without a move is abandoned after"] == "10 minutes (the bot's default)"
 
 
+async def test_a_refused_setting_leaves_the_daily_puzzle_as_it_was(world):
+    """The daily puzzle is one of the settings: when another of them is refused, it is not
+    set either."""
+    w = world
+    daily = w.guild.create_text_channel("puzzles")
+    result = await settings(w, daily_puzzle=daily, every_channel=True, allow_channel=w.channel)
+    assert "Nothing was changed" in result.response.content
+    assert fields_of(await settings(w))["🧩 Daily puzzle"].startswith("Off")
+
+
 async def test_settings_are_refused_to_members_even_if_regranted(world):
     w = world
     root = next(
