@@ -3,6 +3,7 @@
 import pytest
 import simcord
 
+from cogs.render import WELCOME, WELCOME_PUZZLES
 from gameflow.places import own_bot
 from tests.cogs.conftest import board_of, message_by_id
 from tests.cogs.test_admin import lessons
@@ -226,6 +227,23 @@ async def test_joining_a_server_says_hello_once_where_it_may(world, simcord_bot)
     posted = [m for c in (lobby, second) for m in c.history() if "Hello!" in m.content]
     assert len(posted) == 1 and posted[0] in lobby.history()
     assert "/ttt play" in posted[0].content and "/ttt help" in posted[0].content
+
+
+async def test_the_welcome_joins_its_sentences_as_the_servers_language_does(
+    simcord_env, locales, simcord_bot
+):
+    """Japanese ends a sentence with 。 and puts no space after it."""
+    from i18n import language
+    from tests.cogs.test_languages import server
+
+    s = server(simcord_env, "ja", locales, member_locale="ja")
+    await simcord_env.settle()
+    await simcord_bot.get_cog("TicTacToe").on_guild_join(simcord_bot.get_guild(s.guild.id))
+    await simcord_env.settle()
+    (hello,) = [m.content for m in s.channel.history()]
+    ja = language("ja")
+    welcome, puzzles = ja.say(WELCOME), ja.say(WELCOME_PUZZLES)
+    assert welcome.endswith("。") and hello == welcome + puzzles
 
 
 async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world):
