@@ -289,8 +289,7 @@ class Admin(
         puzzles = self.bot.get_cog("Puzzles").puzzles
 
         async def changed():
-            if daily_puzzle is not None or no_daily_puzzle:
-                await puzzles.set_daily(guild_id, daily_puzzle)
+            # the other settings first: if one is refused, the daily puzzle stays as it was
             settings = await self.service.settings.change(
                 guild_id,
                 timeout_minutes=timeout,
@@ -298,6 +297,8 @@ class Admin(
                 disallow_channel=disallow_channel,
                 every_channel=every_channel,
             )
+            if daily_puzzle is not None or no_daily_puzzle:
+                await puzzles.set_daily(guild_id, daily_puzzle)
             return settings, await puzzles.daily(guild_id)
 
         shown = await in_time(interaction, changed(), private=True)

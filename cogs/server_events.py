@@ -13,6 +13,7 @@ from gameflow import GameService
 from i18n import language
 
 from .render import WELCOME, WELCOME_PUZZLES
+from .render.common import sentences
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class ServerEvents:
         try:
             lang = language(guild.preferred_locale)
             await hello_in.send(
-                f"{lang.say(WELCOME)} {lang.say(WELCOME_PUZZLES)}",
+                sentences([lang.say(WELCOME), lang.say(WELCOME_PUZZLES)], lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:  # no access after all: nobody is the worse

@@ -8,9 +8,10 @@ learned together (a game's end, its post-mortem, an import), its facts packed in
 of 8-byte entries (``engine.tables``' layout: the position's canonical 49-bit code, the
 outcome and the plies), so about 9 bytes a fact on disk, indexes included. The batch names
 the game that taught it, which keeps every fact credited to its game (the leaderboard's
-lessons, a replay's lessons, forget-me) without an index entry per fact. The store does
-not read the blobs: the game flow packs them and the engine unpacks them
-(:class:`ClassicFacts`, :class:`ClassicRuns`). Every other board keeps a row per fact.
+lessons, a replay's lessons, forget-me) without an index entry per fact. The game flow
+packs the blobs and the engine unpacks a whole memory (:class:`ClassicFacts`,
+:class:`ClassicRuns`); the store itself reads one only for a game's few dozen lessons and
+for tools (:func:`classic_entries`). Every other board keeps a row per fact.
 """
 
 from __future__ import annotations

@@ -190,12 +190,6 @@ class Memory:
             raise ValueError(f"{self.game.title} facts carry no distances")
         return self._table.distance_count()
 
-    def stored_runs(self) -> bytes:
-        """On the classic board, the whole memory as one run of a store's entries."""
-        if not self.game.classic:
-            raise ValueError(f"{self.game.title} facts are not stored in runs")
-        return self._table.stored()
-
     @property
     def plies(self) -> Callable[[int], int | None]:
         """The classic board's lookup of a key's plies to the end (``None``: unknown)."""

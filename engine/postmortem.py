@@ -32,6 +32,20 @@ def _classic(game: str | Game) -> Game:
     return game
 
 
+def studied_plies(game: str | Game, moves: list[int], bot: Mark | int | None) -> list[int]:
+    """The plies of a game whose positions its post-mortem values, every column of each:
+    where ``bot`` was to move (every ply for a game between members, ``bot`` ``None``);
+    none if the bot won. Not the positions one reply away that the widening adds."""
+    game = get_game(game)
+    codes = game.replay(moves)
+    if bot is None:
+        return list(range(len(moves)))
+    bot = Mark(bot)
+    if codes and game.winner(codes[-1]) == bot:
+        return []
+    return [ply for ply in range(len(moves)) if ply % 2 == (0 if bot is Mark.X else 1)]
+
+
 def _studied(game: Game, moves: list[int], bot: Mark | int | None, widen: bool) -> list[int]:
     """The positions of a finished game to value, each for every column of its mover:
     where ``bot`` was to move (every position, for a game between members), none if the
@@ -42,17 +56,12 @@ def _studied(game: Game, moves: list[int], bot: Mark | int | None, widen: bool) 
     if not codes or game.moves(codes[-1]) is not None:
         raise ValueError("only a finished game can be looked back at")
     befores = [game.empty, *codes[:-1]]
-    if bot is None:
-        studied, replying = list(befores), befores
-    else:
-        bot = Mark(bot)
-        if game.winner(codes[-1]) == bot:
-            return []
-        mine = 0 if bot is Mark.X else 1
-        studied = [code for ply, code in enumerate(befores) if ply % 2 == mine]
-        replying = [code for ply, code in enumerate(befores) if ply % 2 != mine]
-    if not widen:
+    plies = studied_plies(game, moves, bot)
+    studied = [befores[ply] for ply in plies]
+    if not widen or not plies:  # nothing to widen where the bot won
         return studied
+    mine = set(plies)
+    replying = [code for ply, code in enumerate(befores) if bot is None or ply not in mine]
     seen = {game.key(code) for code in studied}
     for code in replying:  # the opponent to move: each reply it could have played
         for _move, child, key in game.moves(code):
@@ -109,8 +118,7 @@ class Verdict:
     are 0-based.
     """
 
-    ply: int  # the move's index in the game (0-based)
-    move_number: int  # the bot's own move number, 1-based: "my move 7"
+    ply: int  # the move's index in the game (0-based): people read move ply + 1
     column: int
     played: str
     held: int
@@ -145,7 +153,6 @@ def describe_post_mortem(
             continue
         verdict = Verdict(
             ply=ply,
-            move_number=ply // 2 + 1,
             column=moves[ply],
             played="loss" if played[0] == 0 else "draw",
             held=best,

@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from . import solver
-from .games import Game, Mark, get_game
+from .games import Game, get_game
+from .postmortem import studied_plies
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 # a puzzle's kinds: "win" (to play and win), "hold" (the only move that does not lose)
@@ -130,21 +131,6 @@ def cuts_of_game(
         if found is not None:
             cuts.append(Cut(ply, found[0], found[1], draws))
     return cuts
-
-
-def studied_plies(game: str | Game, moves: list[int], bot: Mark | int | None) -> list[int]:
-    """The plies of the game whose positions a post-mortem valued, every column of each
-    (see :func:`engine.postmortem.post_mortem`): the bot's, or every one for a game
-    between members (``bot`` ``None``); none if the bot won. Never the positions one
-    reply away that its widening values too: they are no puzzles (see the module)."""
-    game = get_game(game)
-    codes = game.replay(moves)
-    if bot is None:
-        return list(range(len(moves)))
-    bot = Mark(bot)
-    if codes and game.winner(codes[-1]) == bot:
-        return []
-    return [ply for ply in range(len(moves)) if ply % 2 == (0 if bot is Mark.X else 1)]
 
 
 def forced_line(game: str | Game, moves: list[int], answer: int) -> list[int]:

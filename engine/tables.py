@@ -11,7 +11,7 @@
   the plies to the end under perfect play: one sorted array of 8-byte entries
   ``key << 7 | outcome bit << 6 | plies`` (a 49-bit key; plies 0..42, or 63 when only
   the outcome is proven, by the rules), so 8 bytes a fact. A store keeps the same
-  entries, big-endian, in runs (:meth:`DistanceTable.stored`, :func:`stored_entries`).
+  entries, big-endian, in runs (:func:`stored_entries`).
 
 All keep their data in one flat buffer (a bytearray, an array), which Python's garbage
 collector does not track, so a cache can hold many, and :meth:`over` wraps one again.
@@ -184,14 +184,10 @@ class DistanceTable:
         low = memoryview(self.data).cast("B")[_LOW_BYTE :: self.data.itemsize].tobytes()
         return len(low) - low.translate(_WITHOUT_PLIES).count(1)
 
-    def stored(self) -> bytes:
-        """The facts as a store keeps them: 8-byte big-endian entries, in key order."""
-        return _big_endian(self.data)
-
     @classmethod
     def from_stored(cls, runs: list[bytes], chunk: int = 1 << 14) -> DistanceTable:
-        """A table from stored runs of entries (:meth:`stored`'s layout, each run in key
-        order, a key perhaps in several: the entry with its plies is kept), taken off the
+        """A table from stored runs of entries (:func:`stored_entries`' layout, each run in
+        key order, a key perhaps in several: the entry with its plies is kept), taken off the
         list as they are read. Built in chunks so that no single call holds the GIL long
         (a sort of 200,000 ints in one call held it 30-50 ms): run it in a thread, and the
         bot's loop keeps going. Its peak is about twice the table, once."""
@@ -257,8 +253,8 @@ def _big_endian(data: array) -> bytes:
 
 
 def stored_entries(facts: Iterable[tuple[int, int, int | None]]) -> bytes:
-    """``(key, value, plies or None)`` facts in a store's layout (see
-    :meth:`DistanceTable.stored`), in key order."""
+    """``(key, value, plies or None)`` facts in a store's layout: 8-byte big-endian
+    entries, in key order."""
     return _big_endian(array("Q", sorted(_entry(*fact) for fact in facts)))
 
 

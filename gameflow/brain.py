@@ -317,12 +317,19 @@ def _contradiction(known: Callable[[int, int], int], document: Memory) -> None:
 
 
 def new_facts(current: Memory, document: Memory) -> list[tuple] | ClassicFacts:
-    """The facts of ``document`` that ``current`` does not know, as the store takes them."""
+    """The facts of ``document`` that ``current`` does not know, as the store takes them;
+    on the classic board with the distances it gives facts ``current`` knows without one
+    (as :func:`combine` does in the memory)."""
     known = current.known
     if document.game.classic:
-        return classic_facts(
-            document.game.name, [fact for fact in document.distances() if not known(fact[0])]
-        )
+        plies = current.plies
+        taught, upgrades = [], []
+        for fact in document.distances():
+            if not known(fact[0]):
+                taught.append(fact)
+            elif fact[2] is not None and plies(fact[0]) is None:
+                upgrades.append(fact)
+        return classic_facts(document.game.name, taught, upgrades)
     return [document.fact(key, value).row for key, value in document.items() if not known(key)]
 
 

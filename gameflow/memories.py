@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 
 import engine
@@ -87,6 +87,20 @@ def stored_memory(stored: list[tuple[str, str]] | ClassicRuns, game: str) -> Mem
     if isinstance(stored, ClassicRuns):
         return Memory.from_stored(stored.runs, game=game)
     return Memory.stored(stored, game=game)
+
+
+def known_in(memory: Memory) -> Callable[[int], tuple[str, int | None] | None]:
+    """A classic memory's facts by key, ``(outcome, plies or None)``: as
+    :func:`engine.puzzles.column_values` and a replay's lesson read them."""
+    known, plies = memory.known, memory.plies
+
+    def fact(key: int) -> tuple[str, int | None] | None:
+        value = known(key)
+        if not value:
+            return None
+        return ("win" if value == 1 else "loss", plies(key))
+
+    return fact
 
 
 class ServerMemories:

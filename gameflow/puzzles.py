@@ -38,7 +38,7 @@ from i18n import N_
 
 from .errors import GameError
 from .game import Game
-from .memories import ServerMemories
+from .memories import ServerMemories, known_in
 from .postmortem import PostMortemWorker
 
 log = logging.getLogger(__name__)
@@ -140,19 +140,6 @@ class Solution:
     @property
     def played(self) -> int | None:
         return self.line[self.step - 1] if self.step else None
-
-
-def known_in(memory: Memory) -> Callable[[int], tuple[str, int | None] | None]:
-    """A memory's facts as :func:`engine.puzzles.column_values` reads them."""
-    known, plies = memory.known, memory.plies
-
-    def fact(key: int) -> tuple[str, int | None] | None:
-        value = known(key)
-        if not value:
-            return None
-        return ("win" if value == 1 else "loss", plies(key))
-
-    return fact
 
 
 def proven(puzzle: PuzzleRecord, memory: Memory) -> dict[int, Value] | None:

@@ -10,7 +10,7 @@ by the post-mortem.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import engine
@@ -20,6 +20,10 @@ from i18n import N_
 
 from .errors import GameError
 from .game import Game
+from .memories import ServerMemories, known_in
+
+# a memory's fact of a position's key, as ``(outcome, plies or None)`` (see known_in)
+Known = Callable[[int], tuple[str, int | None] | None]
 
 GONE = N_(
     "That game is gone: its player asked me to forget their games, or this server's data "
@@ -135,8 +139,9 @@ def lessons_by_step(
 class Replays:
     """A member's history in a place, and a finished game's replay, step by step."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, memories: ServerMemories) -> None:
         self.store = store
+        self.memories = memories
 
     async def history(self, place: int, member_id: int, games: Sequence[str]) -> list[PastGame]:
         """The member's last finished games in ``place`` (a server, or a player's own bot),
@@ -153,11 +158,22 @@ class Replays:
         record = finished.game
         if record.guild_id != place and record.channel_id != channel_id:
             raise GameError(NOT_HERE)
-        return replay_step(finished, step)
+        return await self.at(finished, step)
+
+    async def at(self, finished: FinishedGame, step: int) -> ReplayStep:
+        """:func:`replay_step`, a classic board's game against the bot with its server's
+        memory: the lesson's move needs every fact of the game's positions, not only the
+        ones this game was first to teach."""
+        game = Game.from_record(finished.game)
+        known = None
+        if game.rules.classic and game.vs_bot:
+            known = known_in(await self.memories.get(finished.game.guild_id, game.kind))
+        return replay_step(finished, step, known)
 
 
-def replay_step(finished: FinishedGame, step: int) -> ReplayStep:
-    """A stored game at ``step`` (held to 0..its moves), with its lessons placed."""
+def replay_step(finished: FinishedGame, step: int, known: Known | None = None) -> ReplayStep:
+    """A stored game at ``step`` (held to 0..its moves), with its lessons placed
+    (``known``: see :func:`marked_move`)."""
     game = Game.from_record(finished.game)
     step = max(0, min(step, len(game.moves)))
     lessons = lessons_by_step(game.kind, game.moves, finished.facts)
@@ -170,7 +186,7 @@ def replay_step(finished: FinishedGame, step: int) -> ReplayStep:
         lesson,
         others,
         taught,
-        marked_move(game, lessons, finished.facts),
+        marked_move(game, lessons, finished.facts, known),
         tuple(None if lessons[t][0] is None else lessons[t][0].outcome for t in taught),
     )
 
@@ -178,19 +194,25 @@ def replay_step(finished: FinishedGame, step: int) -> ReplayStep:
 def marked_move(
     game: Game,
     lessons: dict[int, tuple[Learned | None, tuple[Learned, ...]]],
-    facts: Sequence[tuple[str, str, int | None]] = (),
+    facts: Sequence[tuple[str | int, str, int | None]] = (),
+    known: Known | None = None,
 ) -> int | None:
     """The one move a game's picture marks (0-based): on the classic board, the move its
     post-mortem names (the one the final board's lesson is about; none when the bot
     played every move as well as it could); else the bot's own losing move, what it
     learned most from; else the first move played that taught it something; else the
-    first position whose other moves did."""
+    first position whose other moves did. ``known``: the server's memory, which holds
+    the game's proven facts that an earlier game taught first (``facts`` are only the
+    ones this game taught; a column missing from them would pass for a draw)."""
     if game.rules.classic and game.vs_bot:
         # the post-mortem's facts carry their distance; the rules' own have none
-        proven = [(k, o, p) for k, (o, p) in known_facts(game.kind, facts).items() if p is not None]
+        taught = known_facts(game.kind, facts).items()
+        proven = {k: (k, o, p) for k, (o, p) in taught if p is not None}
         if proven:  # looked back: its lesson's move, or none if it played every move well
+            for key, fact in _position_facts(game, known) if known else ():
+                proven.setdefault(key, (key, *fact))
             verdict = engine.describe_post_mortem(
-                game.kind, list(game.moves), proven, game.bot_mark
+                game.kind, list(game.moves), list(proven.values()), game.bot_mark
             )
             return None if verdict is None else verdict.ply
     steps = sorted(lessons)
@@ -204,3 +226,16 @@ def marked_move(
     ]
     chosen = (own or played or steps or [None])[0]
     return None if chosen is None else chosen - 1
+
+
+def _position_facts(game: Game, known: Known) -> list[tuple[int, tuple[str, int]]]:
+    """The proven facts (with their plies) of every column of the game's positions."""
+    rules = game.rules
+    befores = [rules.empty, *rules.replay(game.moves)[:-1]]
+    found = []
+    for before in befores:
+        for _move, _child, key in rules.moves(before) or ():
+            fact = known(key)
+            if fact is not None and fact[1] is not None:
+                found.append((key, fact))
+    return found

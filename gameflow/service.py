@@ -82,7 +82,7 @@ class GameService(GameEndings, ServiceFacade):
         # one without the solver)
         self.reviews = Reviews(store, self.memories, clock, post_mortems or PostMortemWorker())
         self.dice = random.Random()  # the levels' random moves
-        self.replays = Replays(store)  # finished games watched again, and histories
+        self.replays = Replays(store, self.memories)  # finished games watched again, and histories
 
     @property
     def timeout_seconds(self) -> float:

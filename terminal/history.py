@@ -10,7 +10,7 @@ from cogs.render.replay import describe_learned, others_text, outcome_for, resul
 from data import PastGame
 from engine import Mark
 from gameflow import Game, GameError, GameService
-from gameflow.replays import ReplayStep, replay_step
+from gameflow.replays import ReplayStep
 from i18n import ENGLISH
 
 from .common import PLAYER, board_text, move_text, plural, say
@@ -124,14 +124,14 @@ async def replay(service: GameService, server: int, game_id: int) -> int:
             f"There is no finished game {game_id} here: python -m terminal history lists "
             "them (add --server ID for a server's)."
         )
-    game = replay_step(finished, 0).game
+    first = await service.replays.at(finished, 0)
+    game = first.game
     x, o = object_of(who(game, Mark.X)), object_of(who(game, Mark.O))
     told = (
         f"Game {game_id}, {game.rules.title}: {x} (X) vs {o} (O), "
         f"{plural(len(game.moves), 'move')}, ended {when(finished.ended_at)}."
     )
     say(told)
-    first = replay_step(finished, 0)
     if first.taught:  # where to go straight to: the moves that taught, the lesson first
         lesson = "" if first.marked is None else f"; the lesson: move {first.marked + 1}"
         moves = ", ".join(str(step) for step in first.taught)
@@ -139,7 +139,7 @@ async def replay(service: GameService, server: int, game_id: int) -> int:
         say(f"It taught me something at {at} {moves}{lesson}.")
     step = 0
     while True:
-        shown = replay_step(finished, step)
+        shown = await service.replays.at(finished, step)
         show_step(shown)
         if step == shown.total:
             break

@@ -3,6 +3,7 @@
 import pytest
 import simcord
 
+from cogs.render import WELCOME, WELCOME_PUZZLES
 from gameflow.places import own_bot
 from tests.cogs.conftest import board_of, message_by_id
 from tests.cogs.test_admin import lessons
@@ -73,6 +74,16 @@ async def test_contradictory_settings_change_nothing(world):
     )
     shown = fields_of(await settings(w))
     assert shown["A game without a move is abandoned after"] == "10 minutes (the bot's default)"
+
+
+async def test_a_refused_setting_leaves_the_daily_puzzle_as_it_was(world):
+    """The daily puzzle is one of the settings: when another of them is refused, it is not
+    set either."""
+    w = world
+    daily = w.guild.create_text_channel("puzzles")
+    result = await settings(w, daily_puzzle=daily, every_channel=True, allow_channel=w.channel)
+    assert "Nothing was changed" in result.response.content
+    assert fields_of(await settings(w))["🧩 Daily puzzle"].startswith("Off")
 
 
 async def test_settings_are_refused_to_members_even_if_regranted(world):
@@ -216,6 +227,23 @@ async def test_joining_a_server_says_hello_once_where_it_may(world, simcord_bot)
     posted = [m for c in (lobby, second) for m in c.history() if "Hello!" in m.content]
     assert len(posted) == 1 and posted[0] in lobby.history()
     assert "/ttt play" in posted[0].content and "/ttt help" in posted[0].content
+
+
+async def test_the_welcome_joins_its_sentences_as_the_servers_language_does(
+    simcord_env, locales, simcord_bot
+):
+    """Japanese ends a sentence with 。 and puts no space after it."""
+    from i18n import language
+    from tests.cogs.test_languages import server
+
+    s = server(simcord_env, "ja", locales, member_locale="ja")
+    await simcord_env.settle()
+    await simcord_bot.get_cog("TicTacToe").on_guild_join(simcord_bot.get_guild(s.guild.id))
+    await simcord_env.settle()
+    (hello,) = [m.content for m in s.channel.history()]
+    ja = language("ja")
+    welcome, puzzles = ja.say(WELCOME), ja.say(WELCOME_PUZZLES)
+    assert welcome.endswith("。") and hello == welcome + puzzles
 
 
 async def test_a_member_cannot_flood_a_channel_but_moves_are_never_limited(world):

@@ -110,3 +110,23 @@ async def test_an_export_too_big_for_one_discord_file_is_written_compact_and_rea
     await service.brain.apply_import(plan)
     again = await service.memory(GUILD + 1, CLASSIC)
     assert list(again.distances()) == list((await service.memory(GUILD, CLASSIC)).distances())
+
+
+async def test_a_merged_import_stores_the_distances_it_gives_facts_known_without_them(
+    service, memory
+):
+    """A fact the rules taught has no distance; a merged file that proves it gives it one
+    in the bot's memory, and in the store too: a restart keeps it."""
+    from gameflow.memories import classic_facts
+
+    key, value, plies = next(fact for fact in memory.distances() if fact[2] is not None)
+    await service.store.add_facts(  # known here, as the rules teach it: without its plies
+        GUILD, classic_facts(CLASSIC, [(key, value, None)]), game=CLASSIC, now=1.0
+    )
+    assert (await service.memory(GUILD, CLASSIC)).plies(key) is None
+    data = json.dumps(engine.export_memory(memory)).encode()
+    await service.brain.apply_import(await service.brain.plan_import(GUILD, data, "merge", CLASSIC))
+    assert (await service.memory(GUILD, CLASSIC)).plies(key) == plies
+    stored = {fact[0]: fact[2] for fact in await service.store.load_facts(GUILD, CLASSIC)}
+    assert stored[key] == plies
+    assert len(stored) == len(memory) == await service.store.count_facts(GUILD, CLASSIC)

@@ -121,3 +121,38 @@ def test_the_picture_rings_the_post_mortems_move_or_none():
     facts = stored_post_mortem(perfect, Mark.O)
     lessons = lessons_by_step("connect4-7x6", perfect, facts)
     assert lessons and marked_move(classic_game(perfect, Mark.O), lessons, facts) is None
+
+
+async def test_the_lesson_move_counts_the_facts_an_earlier_game_taught_first(service):
+    """A game's stored lessons are only the facts it was first to teach: a column of its
+    positions an earlier game had proven is missing from them, and would pass for a draw.
+    The lesson's move is read with the server's memory, which holds them all."""
+    from engine.solver import best_columns
+    from gameflow.memories import classic_facts
+
+    store, kind = service.store, "connect4-7x6"
+    rules = engine.get_game(kind)
+    perfect, code = [], rules.empty  # both sides perfect: the bot (O) loses, no mistake
+    while rules.moves(code) is not None:
+        perfect.append(best_columns(code)[0])
+        code = rules.play(code, perfect[-1])
+    facts = stored_post_mortem(perfect, Mark.O)
+    after = {move: key for move, _child, key in rules.moves(rules.replay(perfect[:1])[-1])}
+    # a column of the bot's first position beside the one it played, every one a loss
+    other = next(k for move, k in after.items() if move != perfect[1])
+    assert all(outcome == "loss" for key, outcome, _ in facts if key in after.values())
+
+    async def reviewed(moves, taught):
+        game = await store.start_game(GUILD, CHANNEL, ALICE, "O", [], now=1.0, game=kind)
+        await store.finish_game(
+            game.id, GUILD, [], moves, "player_won", classic_facts(kind, []),
+            now=2.0, game=kind, review=True,
+        )  # fmt: skip
+        await store.finish_review(game.id, GUILD, classic_facts(kind, taught), now=3.0, game=kind)
+        return game.id
+
+    await reviewed([3, 3], [fact for fact in facts if fact[0] == other])  # taught it first
+    game_id = await reviewed(perfect, [fact for fact in facts if fact[0] != other])
+    shown = await service.replays.step(game_id, 0, GUILD, CHANNEL)
+    assert shown.taught  # its own lessons are there, that one aside
+    assert shown.marked is None  # it played every move as well as it could
