@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands, tasks
 
 from gameflow import GameError, GameService
+from gameflow.errors import StoreUnavailableError
 from gameflow.places import is_own_bot
 from gameflow.puzzles import CLASSIC, Puzzles, TooFewPuzzles, check_board
 from i18n import N_, Language, language
@@ -213,34 +214,42 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
     async def _post_dailies(self) -> None:
         today = self.puzzles.today()
         for due in await self.service.store.dailies_due(today, self.service.shards):
-            guild = self.bot.get_guild(due.guild_id)
-            if guild is None:  # not in that server (now): it may not post there
-                continue
-            posed = await self.puzzles.daily_pick(due.guild_id)
-            if posed is None:  # too few puzzles yet: looked for again at the next tick
-                continue
-            table = self.bot.get_cog("TicTacToe")
-            me = self.bot.user.id
-            at = discord.utils.utcnow().timestamp()
-            if table.posting.wait(due.channel_id, me, at):  # never more than the limit
-                continue
-            if not await self.service.store.claim_daily(due.guild_id, today, posed.puzzle.id):
-                table.posting.settle(due.channel_id, me, at, posted=False)
-                continue  # another process (or an earlier round) posted it
-            lang = language(guild.preferred_locale)
-            channel = self.bot.get_partial_messageable(due.channel_id, guild_id=due.guild_id)
             try:
-                message = await channel.send(
-                    embed=daily_embed(posed, 0, 0, lang),
-                    view=columns_view(posed, "d"),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            except discord.HTTPException as error:  # deleted, or no access: tomorrow again
-                table.posting.settle(due.channel_id, me, at, posted=False)
-                log.warning("could not post the daily puzzle of server %s: %s", guild.id, error)
-                continue
-            table.posting.settle(due.channel_id, me, at, posted=True)
-            await self.service.store.set_daily_message(due.guild_id, today, message.id)
+                await self._post_daily(due, today)
+            except StoreUnavailableError:
+                raise  # the whole round waits for the database (the ticks log it once)
+            except Exception:  # one server's fault never holds up the servers after it
+                log.exception("could not post the daily puzzle of server %s", due.guild_id)
+
+    async def _post_daily(self, due, today: int) -> None:
+        guild = self.bot.get_guild(due.guild_id)
+        if guild is None:  # not in that server (now): it may not post there
+            return
+        posed = await self.puzzles.daily_pick(due.guild_id)
+        if posed is None:  # too few puzzles yet: looked for again at the next tick
+            return
+        table = self.bot.get_cog("TicTacToe")
+        me = self.bot.user.id
+        at = discord.utils.utcnow().timestamp()
+        if table.posting.wait(due.channel_id, me, at):  # never more than the limit
+            return
+        if not await self.service.store.claim_daily(due.guild_id, today, posed.puzzle.id):
+            table.posting.settle(due.channel_id, me, at, posted=False)
+            return  # another process (or an earlier round) posted it
+        lang = language(guild.preferred_locale)
+        channel = self.bot.get_partial_messageable(due.channel_id, guild_id=due.guild_id)
+        try:
+            message = await channel.send(
+                embed=daily_embed(posed, 0, 0, lang),
+                view=columns_view(posed, "d"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as error:  # deleted, or no access: tomorrow again
+            table.posting.settle(due.channel_id, me, at, posted=False)
+            log.warning("could not post the daily puzzle of server %s: %s", guild.id, error)
+            return
+        table.posting.settle(due.channel_id, me, at, posted=True)
+        await self.service.store.set_daily_message(due.guild_id, today, message.id)
 
     def _recount_later(self, guild_id: int, message: discord.Message) -> None:
         """Bring a daily post's count up to date soon: answers that come together make one

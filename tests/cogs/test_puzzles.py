@@ -350,3 +350,34 @@ async def test_without_the_solver_puzzles_are_posed_and_answered_but_not_played_
         w, w.bob, answered.response.message, f"ttt-puzzle:{puzzle_id(message)}:s1"
     )
     assert shown.ephemeral and "the solver is not installed" in shown.response.content
+
+
+async def test_one_servers_broken_puzzle_never_holds_up_the_others_daily_post(
+    world, db_path, new_bot, caplog
+):
+    """The daily round goes server by server: a fault in one (here its stored puzzle's
+    moves damaged by hand) is logged, and the servers after it still get their post."""
+    from tests.cogs.test_classic_tools import other_server
+
+    w = world
+    other, other_channel, other_admin = other_server(w)
+    player = other.add_member(w.env.create_user("carol"))
+    await beat_the_bot(w, w.alice, w.channel)
+    await beat_the_bot(w, player, other_channel)
+    dailies = []
+    for admin, guild, channel in (
+        (w.admin, w.guild, w.channel),
+        (other_admin, other, other_channel),
+    ):
+        daily = guild.create_text_channel("puzzles")
+        await admin.slash(channel, "ttt-admin settings", daily_puzzle=daily)
+        dailies.append(daily)
+    assert w.guild.id < other.id  # the broken server comes first in the round
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE puzzles SET moves = 'not moves' WHERE guild_id = ?", (w.guild.id,))
+    await w.env.restart_bot(new_bot())  # nothing of the puzzles kept in memory
+    await w.env.advance_time(61)
+    assert [m for m in dailies[0].history() if m.embeds] == []
+    (post,) = [m for m in dailies[1].history() if m.embeds]
+    assert post.embeds[0].title.startswith("🧩 Puzzle of the day")
+    assert f"daily puzzle of server {w.guild.id}" in caplog.text
