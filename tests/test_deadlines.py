@@ -34,13 +34,21 @@ def test_after_it():
 """
 
 
+# pytest, as a person runs it from a terminal: a run started in the background of a script
+# inherits SIGINT ignored (and Python then leaves it so), which no Ctrl-C reaches
+PYTEST = (
+    "import signal, sys, pytest; signal.signal(signal.SIGINT, signal.default_int_handler);"
+    " sys.exit(pytest.main(sys.argv[1:]))"
+)
+
+
 @contextmanager
 def pytest_run(tmp_path, *options) -> Iterator[subprocess.Popen]:
     """pytest on :data:`HANGING`, ended at the end whatever happened."""
     started = tmp_path / "started"
     test = tmp_path / "test_hanging.py"
     test.write_text(HANGING.format(started=str(started)))
-    command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml")]
+    command = [sys.executable, "-c", PYTEST, "-c", str(ROOT / "pyproject.toml")]
     command += ["-p", "tests.deadline", "-p", "no:cacheprovider", "-q", *options, str(test)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
