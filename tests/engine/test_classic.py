@@ -476,3 +476,25 @@ def test_without_bitbully_the_classic_board_learns_by_the_rules_alone():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("rules only")
+
+
+def test_a_memory_read_back_from_stored_runs_is_whole_and_in_order():
+    """A store keeps a batch as its new facts, then the plies it gave facts known without
+    them (each part in key order, not the whole), and a fact may be in several batches:
+    the table read back has each fact once, with its plies when any batch has them."""
+    from engine.tables import DistanceTable, stored_entries
+
+    rng = random.Random(5)
+    keys = rng.sample(range(1, 1 << 40), 300)
+    facts = {key: (rng.choice((1, 2)), rng.choice((None, rng.randrange(43)))) for key in keys}
+    runs, before = [], []
+    for start in range(0, 330, 30):  # a batch teaches its facts without plies, the next
+        batch = keys[start : start + 30]  # one gives the plies of those that have them
+        taught = [(k, facts[k][0], None) for k in batch]
+        upgrades = [(k, *facts[k]) for k in before if facts[k][1] is not None]
+        runs.append(stored_entries(taught) + stored_entries(upgrades))
+        before = batch
+    table = DistanceTable.from_stored(runs)
+    assert runs == []  # taken off the list as read
+    assert list(table.data) == sorted(table.data)
+    assert [(k, v, p) for k, v, p in table.distances()] == [(k, *facts[k]) for k in sorted(keys)]
