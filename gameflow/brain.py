@@ -339,12 +339,20 @@ def document_file(memory: Memory, max_bytes: int | None = None) -> bytes:
     ``max_bytes`` (about 106 bytes a fact: Discord takes 10 MiB a file in most servers,
     which a widened memory passes at about 95,000 facts) is written compact instead: its
     distances are left out, and an import re-proves them all the same."""
+    # a classic fact takes more than its 42-character position as people read it: past
+    # that, version 1 cannot fit, and is not written only to be thrown away
+    if memory.game.classic and max_bytes is not None and len(memory) * 42 > max_bytes:
+        return _compact_file(engine.export_memory(memory, compact=True))
     document = engine.export_memory(memory)
     if document["version"] == 1:
         data = json.dumps(document, indent=1).encode()
         if max_bytes is None or len(data) <= max_bytes or not memory.game.classic:
             return data
         document = engine.export_memory(memory, compact=True)
+    return _compact_file(document)
+
+
+def _compact_file(document: dict) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
 
 

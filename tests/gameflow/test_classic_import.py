@@ -106,6 +106,9 @@ async def test_an_export_too_big_for_one_discord_file_is_written_compact_and_rea
     assert count == len(memory) and json.loads(readable)["version"] == 1
     small, _ = await service.brain.export_file(GUILD, CLASSIC, max_bytes=len(readable) - 1)
     assert json.loads(small)["version"] == 2 and len(small) < len(readable) / 5
+    # far past the limit, the readable one is not even written: the same compact file
+    tiny, _ = await service.brain.export_file(GUILD, CLASSIC, max_bytes=42 * count - 1)
+    assert tiny == small
     plan = await service.brain.plan_import(GUILD + 1, small, "merge", CLASSIC)
     await service.brain.apply_import(plan)
     again = await service.memory(GUILD + 1, CLASSIC)
