@@ -89,7 +89,7 @@ def add_history(path: Path, guild_id: int, games: int) -> None:
 async def ask_stats(service, guild_id: int, timings: list[float], stop: asyncio.Event) -> None:
     while not stop.is_set():
         started = time.perf_counter()
-        await service.stats(guild_id, 1)
+        await service.scoreboard.stats(guild_id, 1)
         timings.append(time.perf_counter() - started)
         await asyncio.sleep(0.1)
 

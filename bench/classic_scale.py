@@ -263,10 +263,10 @@ async def _ask(service, guild_id: int, record: dict, stop: asyncio.Event) -> Non
     losses' queries its picture needs."""
     while not stop.is_set():
         started = time.perf_counter()
-        await service.stats(guild_id, 7, CLASSIC)
+        await service.scoreboard.stats(guild_id, 7, CLASSIC)
         record["stats"].append(time.perf_counter() - started)
-        await service.curve(guild_id, CLASSIC)
-        await service.losses_by_block(guild_id, CLASSIC)
+        await service.scoreboard.curve(guild_id, CLASSIC)
+        await service.scoreboard.losses_by_block(guild_id, CLASSIC)
         record["with_curve"].append(time.perf_counter() - started)
         await asyncio.sleep(0.1)
 
@@ -374,7 +374,7 @@ async def first_stats_after_a_restart(game: str, lessons: int) -> dict:
         freeze_start_up_objects()
         with CallbackProbe() as probe:
             started = time.perf_counter()
-            await service.stats(1, 7, game)
+            await service.scoreboard.stats(1, 7, game)
             took = time.perf_counter() - started
         await store.close()
     return {

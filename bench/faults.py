@@ -119,7 +119,7 @@ async def races(count: int, seed: int, postgres: bool = False) -> None:
             assert sum(isinstance(r, GameError) for r in pair) == 1, pair
             applied, refused = applied + 1, refused + 1
         for channel in range(1, 2 * count + 1):  # play every game out, so that they teach
-            while (game := one.running_game(channel)) is not None:
+            while (game := one.running.running_game(channel)) is not None:
                 await one.move(channel, game.player_id, rng.choice(game.board.legal_moves) + 1)
         facts = await first._fetch("SELECT position, outcome FROM facts")
         (busiest,) = (
@@ -203,7 +203,7 @@ async def outages(channels: int, seconds: float, seed: int, *, terminate: bool =
                 await asyncio.sleep(rng.uniform(0, 0.02))
                 before = await stored(channel)
                 try:
-                    game = await service.find_game(channel)
+                    game = await service.running.find_game(channel)
                     if game is None:
                         game = (await service.start(1, channel, channel, bot_first=False)).game
                         announced[game.id] = game.moves

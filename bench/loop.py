@@ -117,14 +117,14 @@ async def measure(game: str, memory: Memory, asks: int = 40) -> dict:
             first_play = probe.take()
             service.memories.forget_server(1)  # the stats of a server not read yet
             started = time.perf_counter()
-            await service.stats(1, 7, game)
+            await service.scoreboard.stats(1, 7, game)
             cold = (time.perf_counter() - started) * 1000
             await asyncio.sleep(0.01)
             cold_stall = probe.take()
             timings = []
             for _ in range(asks):
                 started = time.perf_counter()
-                await service.stats(1, 7, game)
+                await service.scoreboard.stats(1, 7, game)
                 timings.append(time.perf_counter() - started)
                 await asyncio.sleep(0.005)
             stall = probe.take()

@@ -391,7 +391,9 @@ class Admin(
         if button.kind == "reset":
             await self._reset(interaction, button.subject or TICTACTOE)
         elif button.kind == "erase":
-            erased = await in_time(interaction, self.service.erase_server(interaction.guild_id))
+            erased = await in_time(
+                interaction, self.service.servers.erase_server(interaction.guild_id)
+            )
             if erased is not None:
                 await self._done(
                     interaction,

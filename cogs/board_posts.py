@@ -46,7 +46,7 @@ class BoardPosts:
         old_message_id = turn.game.message_id
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
-                old_message_id = await self.service.attach_message(turn.game, message_id)
+                old_message_id = await self.service.running.attach_message(turn.game, message_id)
             except Exception:  # the board is shown; only the later deletion of it is lost
                 log.warning("could not remember board message %s", message_id, exc_info=True)
         if not bot_is_here(interaction):  # only the interaction's own answers reach here

@@ -284,7 +284,7 @@ class ChallengeDesk:
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
                 try:
-                    await self.service.attach_message(turn.game, interaction.message.id)
+                    await self.service.running.attach_message(turn.game, interaction.message.id)
                 except Exception:  # the board is shown; only the later deletion of it is lost
                     log.warning("could not remember board %s", turn.game.id, exc_info=True)
 

@@ -90,7 +90,7 @@ class GameRequests:
         await show(interaction, lambda: self._post_board(interaction, turn))
         if interaction.guild_id is not None and not bot_is_here(interaction):
             try:  # its data stays 30 days after its last game
-                await self.service.played_without_me(interaction.guild_id)
+                await self.service.servers.played_without_me(interaction.guild_id)
             except Exception:  # the game is saved; the server's next game notes it again
                 log.warning("could not note a game in server %s", interaction.guild_id)
 
@@ -106,7 +106,7 @@ class GameRequests:
         self, interaction: discord.Interaction, current: str | int, command: str
     ) -> list[app_commands.Choice[int]]:
         """Autocomplete: the moves the member may play now in the channel's game."""
-        game = self.service.running_game(interaction.channel_id)
+        game = self.service.running.running_game(interaction.channel_id)
         if (
             game is None
             or game.command != command
@@ -140,7 +140,7 @@ class GameRequests:
     async def _channel_board(self, channel_id: int, command: str) -> Turn:
         """The channel's game as its board shows it: read from the store if this process
         does not keep it, and its memory's size, which may be read too."""
-        game = await self.service.find_game(channel_id)
+        game = await self.service.running.find_game(channel_id)
         if game is None:
             raise GameError(no_game_here(command))
         memory = await self.service.memory(game.guild_id, game.kind)
@@ -153,7 +153,7 @@ class GameRequests:
         lang = private(interaction)
         try:
             if moves is None:
-                game = self.service.running_game(interaction.channel_id)
+                game = self.service.running.running_game(interaction.channel_id)
                 if game is None or game.command != command:
                     raise GameError(
                         N_(
@@ -201,7 +201,9 @@ class GameRequests:
         # not leave Discord's 3 seconds unanswered
         standings = await in_time(
             interaction,
-            self.service.leaderboard(interaction.guild_id, interaction.user.id, by, game),
+            self.service.scoreboard.leaderboard(
+                interaction.guild_id, interaction.user.id, by, game
+            ),
         )
         if standings is None:
             return
@@ -210,7 +212,9 @@ class GameRequests:
         if by == "wins":  # wins at easier levels are not ranked: the asker sees theirs
             levels = await in_time(
                 interaction,
-                self.service.wins_by_level(interaction.guild_id, interaction.user.id, game),
+                self.service.scoreboard.wins_by_level(
+                    interaction.guild_id, interaction.user.id, game
+                ),
             )
             if levels is None:
                 return
@@ -238,7 +242,7 @@ class GameRequests:
         await defer(interaction)
         guild_id = place(interaction)
         player = member or interaction.user
-        stats = await in_time(interaction, self.service.stats(guild_id, player.id, game))
+        stats = await in_time(interaction, self.service.scoreboard.stats(guild_id, player.id, game))
         if stats is None:
             return
         lang = public(interaction)
@@ -263,7 +267,7 @@ class GameRequests:
     ) -> bytes | None:
         """The learning curve's picture; the figures are shown even if drawing fails."""
         try:
-            points = await self.service.curve(guild_id, game)
+            points = await self.service.scoreboard.curve(guild_id, game)
             title = (
                 lang.t("How your own bot learned")
                 if guild_name is None
@@ -277,7 +281,7 @@ class GameRequests:
             )
             losses = None  # the classic board's losses per 50 games: no ways to count there
             if look_of(game).game.classic:
-                losses = await self.service.losses_by_block(guild_id, game)
+                losses = await self.service.scoreboard.losses_by_block(guild_id, game)
             discs = game != TICTACTOE  # Connect Four: red and yellow, not X and O
             return await curve_png(
                 self.pictures, guild_id, points, title, lang, losses, discs=discs

@@ -79,7 +79,7 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
     ) -> None:
         self.bot = bot
         self.service = service
-        self.puzzles = Puzzles.of(service)
+        self.puzzles = service.puzzles
         self.daily.change_interval(seconds=daily_seconds)
         self._dailies = Ticks(name="the daily puzzle")  # in the log only
         self._recount: dict[int, asyncio.Task] = {}  # daily posts waiting for their edit
@@ -212,8 +212,8 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
         await self.bot.wait_until_ready()
 
     async def _post_dailies(self) -> None:
-        today = self.puzzles.today()
-        for due in await self.service.store.dailies_due(today, self.service.shards):
+        today, due_now = await self.puzzles.dailies_due(self.service.shards)
+        for due in due_now:
             try:
                 await self._post_daily(due, today)
             except StoreUnavailableError:
@@ -233,7 +233,7 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
         at = discord.utils.utcnow().timestamp()
         if table.posting.wait(due.channel_id, me, at):  # never more than the limit
             return
-        if not await self.service.store.claim_daily(due.guild_id, today, posed.puzzle.id):
+        if not await self.puzzles.claim_daily(due.guild_id, today, posed):
             table.posting.settle(due.channel_id, me, at, posted=False)
             return  # another process (or an earlier round) posted it
         lang = language(guild.preferred_locale)
@@ -249,7 +249,7 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
             log.warning("could not post the daily puzzle of server %s: %s", guild.id, error)
             return
         table.posting.settle(due.channel_id, me, at, posted=True)
-        await self.service.store.set_daily_message(due.guild_id, today, message.id)
+        await self.puzzles.daily_posted(due.guild_id, today, message.id)
 
     def _recount_later(self, guild_id: int, message: discord.Message) -> None:
         """Bring a daily post's count up to date soon: answers that come together make one
@@ -263,7 +263,7 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
     async def _recount_post(self, guild_id: int, message: discord.Message) -> None:
         await asyncio.sleep(COUNT_EDIT_SECONDS)
         try:
-            daily = await self.service.store.daily_puzzle(guild_id)
+            daily = await self.puzzles.daily(guild_id)
             if daily is None or daily.message_id != message.id or daily.puzzle_id is None:
                 return  # an older day's post: its count stays as it was that day
             posed = await self.puzzles.posed(guild_id, daily.puzzle_id)

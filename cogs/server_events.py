@@ -33,7 +33,7 @@ class ServerEvents:
             return
         self._departures_noted = True
         try:
-            await self.service.note_departures({g.id for g in self.bot.guilds})
+            await self.service.servers.note_departures({g.id for g in self.bot.guilds})
         except Exception:  # the next start looks again
             log.exception("could not look for the servers the bot left while it was down")
 
@@ -42,7 +42,7 @@ class ServerEvents:
         """Removed from a server: its data is deleted in 30 days, unless the bot is added
         back (the sweep does it)."""
         try:
-            await self.service.left_server(guild.id)
+            await self.service.servers.left_server(guild.id)
         except Exception:  # it stays; the README says how to delete it by hand
             log.exception("could not note that the bot left server %s", guild.id)
 
@@ -52,7 +52,7 @@ class ServerEvents:
         first text channel it can write in. Back in a server it left, nothing of it is to
         be deleted."""
         try:
-            await self.service.joined_server(guild.id)
+            await self.service.servers.joined_server(guild.id)
         except Exception:  # the sweep checks again before it deletes anything
             log.exception("could not note that the bot joined server %s", guild.id)
         me = guild.me

@@ -130,7 +130,7 @@ class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacTo
         """The click's move, if its board shows the channel's game. Looked up inside the
         request: a board whose game is not kept here (an old one, or after a restart) is
         looked up in the store, which may be slow or unreachable."""
-        game = await self.service.find_game(interaction.channel_id)
+        game = await self.service.running.find_game(interaction.channel_id)
         if game is None or game.id != game_id:
             raise GameError(
                 N_("That game is over. Start a new one with `/ttt play` or `/connect4 play`.")
@@ -179,7 +179,9 @@ class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacTo
     async def _sweep(self) -> None:
         await self.challenges.expire()
         await self.service.reviews.catch_up(self.service.shards)  # 7x6 post-mortems owed
-        await self.service.erase_departed(still_in=lambda g: self.bot.get_guild(g) is not None)
+        await self.service.servers.erase_departed(
+            still_in=lambda g: self.bot.get_guild(g) is not None
+        )
         for turn in await self.service.expire_idle():
             lang = server_language(self.bot, turn.game.guild_id)
             idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id), lang)

@@ -35,7 +35,7 @@ async def ask_to_forget(table: Host, interaction: discord.Interaction) -> None:
     here = place(interaction)
     # every game and board: a member who played only Connect Four has games to delete too
     totals = await in_time(
-        interaction, table.service.player_totals(here, interaction.user.id), private=True
+        interaction, table.service.servers.player_totals(here, interaction.user.id), private=True
     )
     if totals is None:
         return
@@ -81,7 +81,7 @@ async def forget_answered(
         return
     here = place(interaction)
     if is_own_bot(here):
-        erased = await in_time(interaction, table.service.erase_server(here))
+        erased = await in_time(interaction, table.service.servers.erase_server(here))
         if erased is not None:
             await update(
                 interaction,
@@ -92,7 +92,9 @@ async def forget_answered(
                 view=None,
             )
         return
-    forgotten = await in_time(interaction, table.service.forget_player(here, interaction.user.id))
+    forgotten = await in_time(
+        interaction, table.service.servers.forget_player(here, interaction.user.id)
+    )
     if forgotten is not None:
         lang = private(interaction)
         await update(

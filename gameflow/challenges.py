@@ -14,12 +14,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from data import ChallengeRecord, GameRecord, Shards, StaleGameError, Store
+from data import ChallengeRecord, Shards, StaleGameError, Store
 from engine import Memory
 from i18n import N_, Msg
 
 from .errors import GameError, busy_means_unchanged
-from .game import COMMANDS, Game, Turn
+from .game import COMMANDS, Turn
+from .running import RunningGames
 from .settings import ServerSettings
 
 
@@ -33,11 +34,7 @@ class Games(Protocol):
     shards: Shards | None
     settings: ServerSettings
 
-    def running_game(self, channel_id: int) -> Game | None: ...
-
-    def busy_channel_text(self, game: Game, member_id: int) -> Msg: ...
-
-    def adopt(self, record: GameRecord) -> Game: ...
+    running: RunningGames
 
     async def memory(self, guild_id: int, game: str = ...) -> Memory: ...
 
@@ -167,8 +164,8 @@ class Challenges:
                 )
             )
         check_first(first, FIRST_CHOICES)
-        if (running := self.games.running_game(channel_id)) is not None:
-            raise GameError(self.games.busy_channel_text(running, challenger_id))
+        if (running := self.games.running.running_game(channel_id)) is not None:
+            raise GameError(self.games.running.busy_channel_text(running, challenger_id))
         self.check_no_invitation(channel_id)
         self.games.settings.check_channel(guild_id, channel_id)
         now = self.games.clock()
@@ -270,7 +267,7 @@ class Challenges:
             self._forget(challenge)
             raise GameError(no_longer_open(COMMANDS[challenge.game])) from None
         self._forget(challenge)
-        game = self.games.adopt(record)
+        game = self.games.running.adopt(record)
         memory = await self.games.memory(game.guild_id, game.kind)
         return Turn(game, memory_size=len(memory))
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import engine
-from data import Store
+from data import Shards, Store
 from data.games import ROW_IDS
 from data.puzzles import (
     DAY,
@@ -169,14 +169,6 @@ class Puzzles:
         self.clock = clock
         self._caught_up: set[tuple[int, str]] = set()  # servers whose old games are cut
         self._catching_up: dict[tuple[int, str], asyncio.Lock] = {}
-
-    @classmethod
-    def of(cls, service) -> Puzzles:
-        """The puzzles of a :class:`gameflow.GameService`'s servers, cut from each of its
-        post-mortems from now on."""
-        puzzles = cls(service.store, service.memories, service.reviews.worker, service.clock)
-        service.reviews.reviewed.append(puzzles.cut)
-        return puzzles
 
     @property
     def solver(self) -> bool:
@@ -332,6 +324,20 @@ class Puzzles:
     async def daily(self, guild_id: int) -> DailyPuzzle | None:
         """A server's daily puzzle: its channel and its last post."""
         return await self.store.daily_puzzle(guild_id)
+
+    async def dailies_due(self, shards: Shards | None) -> tuple[int, list[DailyPuzzle]]:
+        """Today, and the servers (of ``shards``) whose daily puzzle is not posted yet."""
+        today = self.today()
+        return today, await self.store.dailies_due(today, shards)
+
+    async def claim_daily(self, guild_id: int, day: int, posed: Posed) -> bool:
+        """Take ``day``'s post of a server before it is posted: whoever claims it posts,
+        once (another process, or a restart, finds it taken). False if it was."""
+        return await self.store.claim_daily(guild_id, day, posed.puzzle.id)
+
+    async def daily_posted(self, guild_id: int, day: int, message_id: int) -> None:
+        """The message that holds ``day``'s post, so that its count can be kept."""
+        await self.store.set_daily_message(guild_id, day, message_id)
 
     async def daily_pick(self, guild_id: int) -> Posed | None:
         """The puzzle for a server's daily post: one never posted there (the server is

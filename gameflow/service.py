@@ -9,8 +9,9 @@ The service builds the collaborators the flow uses and keeps the rest apart: the
 games (``running``), a server's data over time (``servers``), records and stats
 (``scoreboard``), invitations, training, the brain and the settings. None of them imports
 this module; one that needs the service says what of it in a ``Protocol``. The service
-itself is built from two parts: :mod:`gameflow.endings` (how a game ends: learning and
-storing) and :mod:`gameflow.facade` (the collaborators' methods under its own names).
+itself holds the flow of a game; how a game ends (learning and storing) is
+:mod:`gameflow.endings`. Callers name the collaborator that does the work
+(``service.running.find_game``, ``service.scoreboard.stats``, ``service.servers.forget_player``).
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from .brain import Brain, BrainFigures
 from .challenges import Challenges, check_first
 from .endings import GameEndings
 from .errors import ANOTHER_PLACES_CHANNEL, GameError, busy_means_unchanged
-from .facade import ServiceFacade
 from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
 from .postmortem import PostMortemWorker
+from .puzzles import Puzzles
 from .replays import Replays
 from .reviews import ReviewOutcome, Reviews
 from .running import RunningGames
@@ -55,7 +56,7 @@ def cell_list(cells) -> str:
     return ", ".join(str(c + 1) for c in sorted(cells))
 
 
-class GameService(GameEndings, ServiceFacade):
+class GameService(GameEndings):
     def __init__(
         self,
         store: Store,
@@ -83,6 +84,9 @@ class GameService(GameEndings, ServiceFacade):
         self.reviews = Reviews(store, self.memories, clock, post_mortems or PostMortemWorker())
         self.dice = random.Random()  # the levels' random moves
         self.replays = Replays(store, self.memories)  # finished games watched again, and histories
+        # puzzles, cut from each post-mortem from now on
+        self.puzzles = Puzzles(store, self.memories, self.reviews.worker, clock)
+        self.reviews.reviewed.append(self.puzzles.cut)
 
     @property
     def timeout_seconds(self) -> float:

@@ -64,7 +64,7 @@ async def stats(service: GameService, server: int, game: str) -> int:
     """The record from the players' side, as ``/ttt stats`` tells it ("you" at the
     terminal's own memory, "players" at a server's), and what the bot knows: on the
     classic board, where its lessons came from and how the last games went."""
-    record = await service.record(server, game=game)
+    record = await service.scoreboard.record(server, game=game)
     who = "players" if server else "you"
     say(
         f"{plural(record.games, 'game')} against me: {who} won {record.bot_losses:,}, lost "
@@ -72,7 +72,7 @@ async def stats(service: GameService, server: int, game: str) -> int:
     )
     figures = await service.brain.figures(server, game)
     if figures.ways_to_beat_as_x is None:  # the classic board: no exhaustive search
-        classic = (await service.stats(server, PLAYER, game)).classic
+        classic = (await service.scoreboard.stats(server, PLAYER, game)).classic
         say(
             f"{plural(figures.lessons, 'lesson')}: {classic.by_post_mortem:,} from looking back "
             f"at games, {classic.by_rules:,} by the rules."

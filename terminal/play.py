@@ -31,7 +31,7 @@ async def play(service: GameService, server: int, first: str, game: str) -> int:
     try:
         turn = await service.start(server, channel, PLAYER, bot_first=first == "bot", game=game)
     except GameError:  # a game left from an earlier session: go on with it
-        running = service.running_game(channel)
+        running = service.running.running_game(channel)
         turn = Turn(running, memory_size=len(await service.memory(server, running.kind)))
         print(f"Your earlier game of {running.rules.title} goes on.")
     rules = turn.game.rules

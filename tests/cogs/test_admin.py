@@ -127,7 +127,7 @@ async def test_delete_server_data_asks_then_deletes_everything_about_the_server(
         for table in SERVER_TABLES:
             count = db.execute(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", (w.guild.id,))
             assert count.fetchone()[0] == 0, table
-    assert simcord_bot.service.running_game(w.channel.id) is None
+    assert simcord_bot.service.running.running_game(w.channel.id) is None
     played = await w.alice.slash(w.channel, "ttt play")  # it starts again as if new
     assert not played.ephemeral
     cog = simcord_bot.get_cog("TicTacToe")

@@ -67,7 +67,7 @@ async def test_forget_me_in_a_dm_deletes_the_players_own_bot(world, simcord_bot)
     done = await alice.click(question.response.message, label="Delete my games")
     assert "Deleted your own bot" in done.response.content
     assert len(await service.memory(own_bot(alice.id))) == 0
-    assert (await service.record(own_bot(alice.id))).games == 0
+    assert (await service.scoreboard.record(own_bot(alice.id))).games == 0
 
 
 async def test_the_commands_say_where_they_can_be_installed_and_used(world):

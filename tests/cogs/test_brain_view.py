@@ -30,7 +30,7 @@ async def test_anyone_may_look_at_the_channels_game_and_it_changes_nothing(world
     await play_line(w, w.alice, [1, 4, 7])  # the bot learns 3 (then 4) lose there
     await w.alice.slash(w.channel, "ttt play")
     await w.alice.slash(w.channel, "ttt move", cell=1)
-    game = w.env.bot.service.running_game(w.channel.id)
+    game = w.env.bot.service.running.running_game(w.channel.id)
     before = len(await w.env.bot.service.memory(w.guild.id))
     position, known, choice, text = read_view(await w.bob.slash(w.channel, "ttt brain"))
     assert position == game.board.position

@@ -418,7 +418,7 @@ async def test_the_curve_credits_a_post_mortem_to_the_game_that_taught(world, si
     memory = await simcord_bot.service.memory(w.guild.id, "connect4-7x6")
     await w.alice.slash(w.channel, "connect4 play", board="7x6")
     await w.alice.slash(w.channel, "connect4 resign")  # game 2 teaches nothing
-    points = await simcord_bot.service.curve(w.guild.id, "connect4-7x6")
+    points = await simcord_bot.service.scoreboard.curve(w.guild.id, "connect4-7x6")
     assert [p.games for p in points][-1] == 2
     assert max(p.lessons for p in points if p.games == 1) == len(memory) > 2
     top = chart.figure(points, "test", losses=[(2, 1)]).axes[0]

@@ -130,7 +130,7 @@ async def test_the_minis_keep_their_boards_and_their_own_memories(world, simcord
         await w.alice.slash(w.channel, "connect4 resign")
     mini = await simcord_bot.service.memory(w.guild.id, "connect4")
     for _ in range(4):  # alice stacks column 2 on 4x4 and wins: only 4x4 learns
-        if simcord_bot.service.running_game(w.channel.id) is None:
+        if simcord_bot.service.running.running_game(w.channel.id) is None:
             await w.alice.slash(w.channel, "connect4 play", board="4x4")
         await drop(w, w.alice, 2)
     assert len(mini) > 0 and len(await memory_of(simcord_bot, w.guild.id)) == 0
@@ -167,9 +167,9 @@ async def test_stats_on_7x6_tell_lessons_by_source_and_recent_losses_not_ways_to
     assert "2 games" in fields["This server"]
     assert embed.image.url == "attachment://learning-curve.png"
     # the curve's bottom: losses per 50 games, not ways to beat
-    losses = await simcord_bot.service.losses_by_block(w.guild.id, CLASSIC)
+    losses = await simcord_bot.service.scoreboard.losses_by_block(w.guild.id, CLASSIC)
     assert losses == [(2, 1)]
-    points = await simcord_bot.service.curve(w.guild.id, CLASSIC)
+    points = await simcord_bot.service.scoreboard.curve(w.guild.id, CLASSIC)
     assert points and all(p.beat_x is None and p.beat_o is None for p in points)
     bottom = figure(points, "curve", losses=losses).axes[1]
     # two games: not yet a block of 50, so the line is what it is, the losses so far
@@ -240,13 +240,13 @@ async def test_levels_on_7x6_play_at_random_now_and_then_and_still_learn_true(
         assert f"{level} level" in started.response.message.embeds[0].title
         assert "Connect Four (7×6)" in started.response.message.embeds[0].title
         games += 1
-        while (running := service.running_game(w.channel.id)) is not None:
+        while (running := service.running.running_game(w.channel.id)) is not None:
             memory = await memory_of(simcord_bot, w.guild.id)
             pick = sorted(running.board.legal_moves)[0]  # alice plays the leftmost column
             after = Board.from_moves((*running.moves, pick), game=CLASSIC)
             best = None if after.is_game_over() else engine.choose_move(memory, after)
             await drop(w, w.alice, pick + 1)
-            now = service.running_game(w.channel.id)
+            now = service.running.running_game(w.channel.id)
             if now is not None and best is not None and now.moves[-1] != best:
                 random_replies += 1
         await w.env.advance_time(61)  # a minute's allowance of public posts

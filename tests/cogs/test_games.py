@@ -240,7 +240,7 @@ async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
     for _ in range(6):
         started = await w.alice.slash(w.channel, command, level="easy", **board)
         assert "easy level" in started.response.message.embeds[0].title
-        while (running := simcord_bot.service.running_game(w.channel.id)) is not None:
+        while (running := simcord_bot.service.running.running_game(w.channel.id)) is not None:
             pick = running.board.legal_moves[0] + 1
             result = await w.alice.slash(w.channel, move, **{option: pick})
         final = result.response.message.embeds[0]

@@ -94,11 +94,11 @@ async def test_a_connect_four_game_is_replayed_and_its_lessons_are_the_stored_on
     await w.alice.slash(w.channel, "connect4 play", board="4x4")
     result = None
     for column in (1, 1, 1, 1):  # the bot answers in column 2 each time, or it blocks
-        if w.env.bot.service.running_game(w.channel.id) is None:
+        if w.env.bot.service.running.running_game(w.channel.id) is None:
             break
         result = await w.alice.slash(w.channel, "connect4 move", column=column)
-    while w.env.bot.service.running_game(w.channel.id) is not None:
-        running = w.env.bot.service.running_game(w.channel.id)
+    while w.env.bot.service.running.running_game(w.channel.id) is not None:
+        running = w.env.bot.service.running.running_game(w.channel.id)
         column = running.board.legal_moves[0] + 1
         result = await w.alice.slash(w.channel, "connect4 move", column=column)
     board = w.channel.last_message

@@ -35,11 +35,11 @@ async def test_a_lost_7x6_game_says_looking_back_then_the_lesson_in_one_edit(
     while True:
         board = w.channel.last_message
         assert review_field(board) is None  # no post-mortem before the end
-        running = simcord_bot.service.running_game(w.channel.id)
+        running = simcord_bot.service.running.running_game(w.channel.id)
         moves, game_id = list(running.moves), running.id
         result = await w.alice.slash(w.channel, "connect4 move", column=best_column(moves))
         assert not result.ephemeral, result.response.content
-        if simcord_bot.service.running_game(w.channel.id) is None:
+        if simcord_bot.service.running.running_game(w.channel.id) is None:
             break
     await w.env.settle()
     final = w.channel.last_message
@@ -56,7 +56,7 @@ async def play_to_the_end(start, move, service):
     """Start a 7×6 game (the bot first) and beat it with perfect moves; the last answer."""
     result = await start()
     channel_id = result.response.message.channel.id
-    while (running := service.running_game(channel_id)) is not None:
+    while (running := service.running.running_game(channel_id)) is not None:
         result = await move(best_column(running.moves))
         assert not result.ephemeral, result.response.content
     return result
@@ -138,7 +138,7 @@ async def test_after_a_loss_the_bot_knows_its_answer_to_a_reply_the_member_did_n
     w = world
     await w.alice.slash(w.channel, "connect4 play", board="7x6", first="bot")
     moves = []
-    while (running := simcord_bot.service.running_game(w.channel.id)) is not None:
+    while (running := simcord_bot.service.running.running_game(w.channel.id)) is not None:
         column = best_column(running.moves)
         await w.alice.slash(w.channel, "connect4 move", column=column)
         moves = [*running.moves, column - 1]

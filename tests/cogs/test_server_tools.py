@@ -41,8 +41,8 @@ async def test_a_servers_timeout_applies_to_its_games_only_and_survives_a_restar
     await w.env.advance_time(2 * 60)
     notice = w.channel.last_message.content
     assert "abandoned after 1 minute without a move" in notice
-    assert w.env.bot.service.running_game(w.channel.id) is None
-    assert w.env.bot.service.running_game(other_channel.id) is not None  # 10 minutes there
+    assert w.env.bot.service.running.running_game(w.channel.id) is None
+    assert w.env.bot.service.running.running_game(other_channel.id) is not None  # 10 minutes there
 
 
 @pytest.mark.parametrize("minutes", [0, 1441])
@@ -134,7 +134,7 @@ async def test_end_game_names_another_channel_and_refuses_an_empty_one(world):
     assert nothing.ephemeral and "nothing to end" in nothing.response.content
     ended = await w.admin.slash(w.channel, "ttt-admin end-game", channel=lounge)
     assert f"in <#{lounge.id}>" in ended.response.content
-    assert w.env.bot.service.running_game(lounge.id) is None
+    assert w.env.bot.service.running.running_game(lounge.id) is None
 
 
 # --- forget-me ------------------------------------------------------------------------
@@ -303,11 +303,11 @@ async def test_forget_me_covers_connect_four_in_a_server_and_in_a_dm(world, simc
         await slash("connect4 play")
         await slash("connect4 move", column=2)
         await slash("connect4 resign")
-        assert (await service.player_totals(here, alice.id))[0].games == 1
+        assert (await service.servers.player_totals(here, alice.id))[0].games == 1
         question = await slash("ttt forget-me")
         assert question.ephemeral and "nothing to delete" not in question.response.content
         clicker = alice.user if where is None else alice
         done = await clicker.click(question.response.message, label="Delete my games")
         assert "Deleted" in done.response.content
-        assert (await service.player_totals(here, alice.id))[0].games == 0
-        assert (await service.record(here, alice.id, game="connect4")).games == 0
+        assert (await service.servers.player_totals(here, alice.id))[0].games == 0
+        assert (await service.scoreboard.record(here, alice.id, game="connect4")).games == 0

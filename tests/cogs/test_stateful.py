@@ -179,7 +179,7 @@ class BotUnderAttack(RuleBasedStateMachine):
             if other == who and answer == "Accept":  # an open one: the next member accepts
                 answering = self.actor(where, (who + 1) % MEMBERS)[0]
             self.act(where, answering.click(invitation, custom_id=labels[answer]))
-            if answer == "Accept" and self.bot.service.running_game(channel.id) is not None:
+            if answer == "Accept" and self.bot.service.running.running_game(channel.id) is not None:
                 TALLY["games between members"] += 1
 
     @rule(where=WHERE, who=WHO, cell=CELLS, connect4=st.booleans())
@@ -209,7 +209,7 @@ class BotUnderAttack(RuleBasedStateMachine):
         _guild, channels, members = self.servers[where[0]]
         channel = channels[where[1]]
         for pick, by_button in picks:
-            game = self.bot.service.running_game(channel.id)
+            game = self.bot.service.running.running_game(channel.id)
             if game is None:
                 return
             to_move = game.member_playing(game.board.turn)
@@ -227,7 +227,7 @@ class BotUnderAttack(RuleBasedStateMachine):
                 self.act(where, player.slash(channel, "connect4 move", column=cell))
             else:
                 self.act(where, player.slash(channel, "ttt move", cell=cell))
-            if self.bot.service.running_game(channel.id) is None:
+            if self.bot.service.running.running_game(channel.id) is None:
                 TALLY["games finished"] += 1
 
     def shown_boards(self, where) -> list:
@@ -375,8 +375,8 @@ class BotUnderAttack(RuleBasedStateMachine):
         """The running games and invitations a bot holds, by channel."""
         service = bot.service
         games = {
-            ("game", channel): (g.id, g.kind, g.moves, g.player_id, g.opponent_id)
-            for channel, g in service._games.items()
+            ("game", g.channel_id): (g.id, g.kind, g.moves, g.player_id, g.opponent_id)
+            for g in service.running.all()
         }
         invitations = {
             ("invitation", c.channel_id): (c.id, c.game, c.challenger_id, c.opponent_id)
@@ -429,7 +429,7 @@ class BotUnderAttack(RuleBasedStateMachine):
         user, where = self.dm(server, who)
         group, board = GAMES[game]
         self.act(where, user.slash(f"{group} play", first=first, **board))
-        game_now = self.bot.service.running_game(user.dm_channel.id)
+        game_now = self.bot.service.running.running_game(user.dm_channel.id)
         if game_now is not None and game_now.ply < 2:
             self.act(where, user.slash(f"{group} resign"))  # finished: something to rematch
 

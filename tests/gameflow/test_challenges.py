@@ -149,7 +149,7 @@ async def test_an_invitation_and_a_member_game_survive_a_restart(service, tmp_pa
     await store.close()
     again = GameService(await Store.open(service.store_path), timeout_seconds=600)
     await again.load()
-    game = again.running_game(CHANNEL)
+    game = again.running.running_game(CHANNEL)
     assert (game.id, game.opponent_id, game.moves) == (turn.game.id, BOB, (4,))
     await again.move(CHANNEL, BOB, 1)
     await again.store.close()
@@ -167,7 +167,7 @@ async def test_two_members_accepting_an_open_challenge_at_once_start_one_game(se
     started = [r for r in results if not isinstance(r, Exception)]
     assert len(started) == 1
     assert all(isinstance(r, GameError) for r in results if r not in started)
-    assert service.running_game(CHANNEL).opponent_id == started[0].game.opponent_id
+    assert service.running.running_game(CHANNEL).opponent_id == started[0].game.opponent_id
 
 
 async def test_forget_me_takes_a_member_out_of_games_with_others(service):
@@ -176,12 +176,12 @@ async def test_forget_me_takes_a_member_out_of_games_with_others(service):
         await service.move(CHANNEL, (ALICE, BOB)[n % 2], cell)
     await accepted(service)
     with pytest.raises(GameError, match="running"):
-        await service.forget_player(GUILD, BOB)
+        await service.servers.forget_player(GUILD, BOB)
     await service.resign(CHANNEL, BOB)
-    _, members = await service.forget_player(GUILD, BOB)
+    _, members = await service.servers.forget_player(GUILD, BOB)
     assert members.games == 2
     assert await service.store.member_record(GUILD, ALICE) == MemberRecord(2, 2, 0, 0, 0)
-    top, _ = await service.leaderboard(GUILD, ALICE)
+    top, _ = await service.scoreboard.leaderboard(GUILD, ALICE)
     assert [row.player_id for row in top] == [ALICE]
 
 

@@ -42,7 +42,7 @@ async def test_racing_on_one_channel_exactly_one_move_applies(two_processes):
     with pytest.raises(GameError, match="another copy of me got there first"):
         await second.move(CHANNEL, ALICE, 9)
     assert (await first.store.running_game(CHANNEL)).moves == announced.game.moves == (4, 0)
-    assert second.running_game(CHANNEL).moves == (4, 0)  # it now sees the true game
+    assert second.running.running_game(CHANNEL).moves == (4, 0)  # it now sees the true game
 
 
 async def test_a_running_game_moves_to_another_process_and_goes_on(two_processes):
@@ -96,7 +96,7 @@ async def test_each_process_of_a_cluster_picks_up_only_its_own_servers(two_proce
     for service, shard in ((first, 0), (second, 1)):  # a restart as a cluster of two
         service.shards = service.trainer.shards = Shards(2, (shard,))
         await service.load()
-        assert [g.guild_id for g in service._games.values()] == [on_shard[shard]]
+        assert [g.guild_id for g in service.running.all()] == [on_shard[shard]]
         assert [r.guild_id for r in await service.trainer.recover()] == [on_shard[shard]]
     assert first.challenges.all() == [] and len(second.challenges.all()) == 1
 
@@ -121,7 +121,7 @@ async def test_invitations_expire_once_each_and_never_over_a_game_another_proces
     expired = [c.id for r in rounds for c in r]
     assert sorted(expired) == sorted(c.id for c in invitations[1:])  # once each, not the game
     assert await second.challenges.expire_due() == []  # the other process: nothing left
-    assert first.running_game(100) is None and second.running_game(100) is not None
+    assert first.running.running_game(100) is None and second.running.running_game(100) is not None
 
 
 async def test_a_process_that_missed_a_game_asks_the_store_before_saying_there_is_none(
@@ -132,7 +132,7 @@ async def test_a_process_that_missed_a_game_asks_the_store_before_saying_there_i
     first, second = two_processes
     await second.memory(GUILD)  # the second has read the server's memory already
     await first.start(GUILD, CHANNEL, ALICE, bot_first=False)
-    assert second.running_game(CHANNEL) is None  # it has not seen the game start
+    assert second.running.running_game(CHANNEL) is None  # it has not seen the game start
     turn = await second.move(CHANNEL, ALICE, 1)  # yet the move is played there
     assert turn.game.moves == (0, 1)
     for cell in (4, 7):
@@ -144,5 +144,7 @@ async def test_a_process_that_missed_a_game_asks_the_store_before_saying_there_i
         if not turn.game.running:
             break
     stored = len(await first.store.load_facts(GUILD))
-    assert (await second.stats(GUILD, ALICE)).facts == stored  # not the cache's older count
-    assert (await first.stats(GUILD, ALICE)).facts == stored
+    assert (
+        await second.scoreboard.stats(GUILD, ALICE)
+    ).facts == stored  # not the cache's older count
+    assert (await first.scoreboard.stats(GUILD, ALICE)).facts == stored

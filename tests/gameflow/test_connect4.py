@@ -35,13 +35,13 @@ async def test_a_connect4_game_is_played_by_columns_won_learned_and_kept(service
     assert_true_by_the_solver(memory)
     fresh = await reopen(service, tmp_path)
     assert await fresh.memory(GUILD, FOUR) == memory
-    assert (await fresh.record(GUILD, game=FOUR)).bot_losses == 1
-    assert (await fresh.record(GUILD)).games == 0
-    stats = await fresh.stats(GUILD, ALICE, game=FOUR)
+    assert (await fresh.scoreboard.record(GUILD, game=FOUR)).bot_losses == 1
+    assert (await fresh.scoreboard.record(GUILD)).games == 0
+    stats = await fresh.scoreboard.stats(GUILD, ALICE, game=FOUR)
     assert stats.facts == len(memory) and stats.player.bot_losses == 1
-    top, _ = await fresh.leaderboard(GUILD, ALICE, "lessons", game=FOUR)
+    top, _ = await fresh.scoreboard.leaderboard(GUILD, ALICE, "lessons", game=FOUR)
     assert [(s.player_id, s.lessons) for s in top] == [(ALICE, len(memory))]
-    (point,) = await fresh.curve(GUILD, game=FOUR)
+    (point,) = await fresh.scoreboard.curve(GUILD, game=FOUR)
     assert point.lessons == len(memory)
     await fresh.store.close()
 
@@ -54,7 +54,7 @@ async def test_a_column_out_of_range_is_refused_and_changes_nothing(service, col
     await service.start(GUILD, CHANNEL, ALICE, bot_first=False, game=FOUR)
     with pytest.raises(GameError, match=says):
         await service.move(CHANNEL, ALICE, column)
-    assert service.running_game(CHANNEL).moves == ()
+    assert service.running.running_game(CHANNEL).moves == ()
 
 
 async def test_a_full_column_is_refused_naming_the_free_ones(service):
@@ -63,7 +63,7 @@ async def test_a_full_column_is_refused_naming_the_free_ones(service):
     await service.move(CHANNEL, ALICE, 1)
     with pytest.raises(GameError, match=r"Column 1 is full\. Free columns: 2, 3, 4\."):
         await service.move(CHANNEL, ALICE, 1)
-    assert service.running_game(CHANNEL).moves == (0, 0, 0, 0)
+    assert service.running.running_game(CHANNEL).moves == (0, 0, 0, 0)
 
 
 async def test_one_game_per_channel_across_both_games(service):
@@ -98,7 +98,7 @@ async def test_a_game_between_members_is_watched_and_every_lesson_is_true(servic
     assert turn.game.result == "player_won" and turn.lessons
     memory = await service.memory(GUILD, FOUR)
     assert_true_by_the_solver(memory)
-    assert (await service.records(GUILD, BOB, game=FOUR))[1].lost == 1
+    assert (await service.scoreboard.records(GUILD, BOB, game=FOUR))[1].lost == 1
 
 
 async def test_many_games_teach_only_true_facts_on_both_boards(service):
@@ -106,7 +106,7 @@ async def test_many_games_teach_only_true_facts_on_both_boards(service):
     for game in (FOUR, "connect4-5x4"):
         for n in range(30):
             await service.start(GUILD, CHANNEL, ALICE, bot_first=n % 2 == 1, game=game)
-            while (running := service.running_game(CHANNEL)) is not None:
+            while (running := service.running.running_game(CHANNEL)) is not None:
                 await service.move(CHANNEL, ALICE, rng.choice(running.board.legal_moves) + 1)
         memory = await service.memory(GUILD, game)
         assert len(memory) > 30
@@ -162,9 +162,9 @@ async def test_on_5x4_a_game_adds_lessons_to_the_curve_and_stats_count_the_ways_
     for _ in range(4):
         turn = await service.move(CHANNEL, ALICE, 3)
     assert turn.game.result == "player_won" and turn.lessons
-    (point,) = await service.curve(GUILD, "connect4-5x4")
+    (point,) = await service.scoreboard.curve(GUILD, "connect4-5x4")
     assert point.lessons == len(turn.lessons) and point.beat_x is None and point.beat_o is None
-    stats = await service.stats(GUILD, ALICE, "connect4-5x4")
+    stats = await service.scoreboard.stats(GUILD, ALICE, "connect4-5x4")
     memory = await service.memory(GUILD, "connect4-5x4")
     assert stats.beatable_as_x.losing_lines == engine.analyse(memory, Mark.X).losing_lines > 0
     assert stats.beatable_as_o.losing_lines == engine.analyse(memory, Mark.O).losing_lines > 0
@@ -172,5 +172,5 @@ async def test_on_5x4_a_game_adds_lessons_to_the_curve_and_stats_count_the_ways_
     await service.start(GUILD, CHANNEL, ALICE, bot_first=False, game=FOUR)
     for _ in range(4):
         await service.move(CHANNEL, ALICE, 2)
-    (four,) = await service.curve(GUILD, FOUR)
+    (four,) = await service.scoreboard.curve(GUILD, FOUR)
     assert four.beat_x == engine.analyse(await service.memory(GUILD, FOUR), Mark.X).losing_lines

@@ -43,8 +43,8 @@ async def test_stats_of_a_big_memory_read_and_count_it_off_the_event_loop(
     # a position read (loading) and a position's moves (counting): on the loop, a few
     for name in ("parse", "moves"):
         monkeypatch.setattr(rules, name, counted(name, getattr(rules, name)))
-    stats = await service.stats(1, 7, game)
-    again = await service.stats(1, 7, game)
+    stats = await service.scoreboard.stats(1, 7, game)
+    again = await service.scoreboard.stats(1, 7, game)
     assert stats.facts == again.facts == len(memory)
     assert (stats.beatable_as_x.losing_lines, stats.beatable_as_o.losing_lines) == (
         expected.ways_to_beat_as_x,
@@ -108,7 +108,7 @@ async def test_a_classic_memory_is_read_back_off_the_loop_and_counted_in_c(servi
 
     monkeypatch.setattr(DistanceTable, "from_stored", classmethod(spy))
     monkeypatch.setattr(DistanceTable, "distances", None)  # no loop over the facts for stats
-    stats = await service.stats(1, 7, "connect4-7x6")
+    stats = await service.scoreboard.stats(1, 7, "connect4-7x6")
     assert built_on and threading.current_thread() not in built_on
     assert stats.facts == len(rows)
     with_plies = sum(plies is not None for _, _, plies in rows)
@@ -136,8 +136,8 @@ async def test_a_curve_is_read_again_only_once_it_has_changed(service, monkeypat
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(service.store, "curve", counted)
-    first = await service.curve(1)
-    assert await service.curve(1) == first and len(reads) == 1
+    first = await service.scoreboard.curve(1)
+    assert await service.scoreboard.curve(1) == first and len(reads) == 1
     await a_game(2)
-    again = await service.curve(1)
+    again = await service.scoreboard.curve(1)
     assert len(reads) == 2 and [p.lessons for p in again] == [1, 2]

@@ -50,7 +50,7 @@ async def test_a_move_during_an_outage_is_refused_truthfully_and_the_next_one_pl
             with pytest.raises(GameError, match=UNREACHABLE):
                 await service.move(CHANNEL, ALICE, cell)
     assert await stored_moves(direct) == ""  # nothing was stored
-    assert service.running_game(CHANNEL).moves == ()  # nor kept as if it had been
+    assert service.running.running_game(CHANNEL).moves == ()  # nor kept as if it had been
     outages = [r for r in caplog.records if "cannot reach PostgreSQL" in r.getMessage()]
     assert len(outages) == 1  # logged once per outage, not once per request
     proxy.restore()
@@ -62,11 +62,11 @@ async def test_reads_during_an_outage_say_the_database_cannot_be_reached(outage)
     service, proxy, _direct = outage
     await proxy.cut()
     with pytest.raises(StoreUnavailableError):
-        await service.stats(GUILD, ALICE)
+        await service.scoreboard.stats(GUILD, ALICE)
     with pytest.raises(StoreUnavailableError):
-        await service.leaderboard(GUILD, ALICE)
+        await service.scoreboard.leaderboard(GUILD, ALICE)
     proxy.restore()
-    assert (await service.stats(GUILD, ALICE)).facts == 0
+    assert (await service.scoreboard.stats(GUILD, ALICE)).facts == 0
 
 
 async def test_a_pause_holds_a_move_until_the_database_answers_and_it_is_stored(outage):

@@ -33,7 +33,7 @@ async def beaten(service) -> int:
 
 
 async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
-    puzzles = Puzzles.of(service)
+    puzzles = service.puzzles
     game_id = await beaten(service)
     (cut,) = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
     assert (cut.game_id, cut.kind, cut.answer, cut.moves) == (
@@ -52,7 +52,7 @@ async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
 async def test_a_position_one_reply_away_is_proven_by_the_widened_post_mortem_but_no_puzzle(
     service,
 ):
-    puzzles = Puzzles.of(service)
+    puzzles = service.puzzles
     await beaten(service)
     # had alice answered my 14th move with column 1 (she played 6), 🔴 would have had one
     # winning column, 6: the widened post-mortem proved every column of that position
@@ -71,21 +71,32 @@ async def test_a_position_one_reply_away_is_proven_by_the_widened_post_mortem_bu
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
 
 
+def before_puzzles(service) -> None:
+    """The service as it was before puzzles: its post-mortems cut none."""
+    service.reviews.reviewed.remove(service.puzzles.cut)
+
+
+def another_process(service) -> Puzzles:
+    """The puzzles of another process over the same store."""
+    return Puzzles(service.store, service.memories, service.reviews.worker, service.clock)
+
+
 async def test_games_looked_back_at_before_puzzles_are_cut_once_when_first_asked(service):
+    before_puzzles(service)
     game_id = await beaten(service)  # no puzzles were cut: as before an upgrade
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 0
-    puzzles = Puzzles.of(service)
+    puzzles = service.puzzles
     posed = await puzzles.pose(GUILD, BOB)
     assert posed.puzzle.game_id == game_id and posed.puzzle.kind == "hold"
     assert_one_answer(posed.puzzle)
     assert await service.store.puzzle_scan(GUILD, CLASSIC) == game_id
-    again = Puzzles.of(service)  # another process: goes through nothing new
+    again = another_process(service)  # another process: goes through nothing new
     await again.pose(GUILD, ALICE)
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
 
 
 async def test_a_reset_memory_no_longer_proves_its_puzzles_so_they_go(service):
-    puzzles = Puzzles.of(service)
+    puzzles = service.puzzles
     await beaten(service)
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
     await service.reset_memory(GUILD, CLASSIC)
@@ -98,10 +109,11 @@ async def test_a_reset_memory_no_longer_proves_its_puzzles_so_they_go(service):
 async def test_old_games_of_a_memory_once_imported_into_give_only_what_each_column_proves(
     service,
 ):
+    before_puzzles(service)
     await beaten(service)  # before puzzles: its hold's answer is a draw, which is no fact
     empty = classic_facts(CLASSIC, [])
     await service.store.add_facts(GUILD, empty, game=CLASSIC, now=2.0)  # an import: version 1
     assert await service.store.memory_version(GUILD, CLASSIC) == 1
     with pytest.raises(TooFewPuzzles):
-        await Puzzles.of(service).pose(GUILD, BOB)
+        await service.puzzles.pose(GUILD, BOB)
     assert await service.store.puzzle_scan(GUILD, CLASSIC) > 0  # gone through, all the same

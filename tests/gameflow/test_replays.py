@@ -51,7 +51,7 @@ async def test_a_forgotten_game_is_gone_and_another_places_is_refused(service):
     assert elsewhere.value.message == NOT_HERE
     # from its channel it opens, whatever the place says (a DM's other member)
     assert (await service.replays.step(game.id, 1, -BOB, CHANNEL)).step == 1
-    await service.forget_player(GUILD, ALICE)
+    await service.servers.forget_player(GUILD, ALICE)
     with pytest.raises(GameError) as gone:
         await service.replays.step(game.id, 1, GUILD, CHANNEL)
     assert gone.value.message == GONE

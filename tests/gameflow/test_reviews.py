@@ -165,7 +165,7 @@ async def test_a_review_of_a_game_deleted_meanwhile_teaches_the_cache_nothing(se
     """The server's data is deleted while its game is reviewed: nothing is stored, and
     the cached memory does not keep what the review found (it matches the store)."""
     turn = await lose_a_game(service)
-    await service.erase_server(GUILD)  # before the worker has answered
+    await service.servers.erase_server(GUILD)  # before the worker has answered
     outcome = await service.review(turn.game.id)
     assert outcome is not None and outcome.new_facts == 0
     assert await service.store.game(turn.game.id) is None

@@ -23,7 +23,7 @@ async def test_a_move_gets_the_bots_reply_and_is_stored(service, tmp_path):
     turn = await service.move(CHANNEL, ALICE, 5)
     assert turn.bot_cell == 0 and turn.game.board.position == "O...X...."
     fresh = await reopen(service, tmp_path)
-    assert fresh.running_game(CHANNEL).moves == (4, 0)
+    assert fresh.running.running_game(CHANNEL).moves == (4, 0)
     await fresh.store.close()
 
 
@@ -36,7 +36,7 @@ async def test_a_finished_game_and_its_lessons_survive_a_restart(service, tmp_pa
     fresh = await reopen(service, tmp_path)
     memory = await fresh.memory(GUILD)
     assert len(memory) == len(await service.memory(GUILD)) == len(turn.lessons)
-    assert fresh.running_game(CHANNEL) is None
+    assert fresh.running.running_game(CHANNEL) is None
     assert (await fresh.store.record(GUILD)).bot_losses == 1
     await fresh.store.close()
 
@@ -52,7 +52,7 @@ async def test_simultaneous_moves_exactly_one_applies(service):
         service.move(CHANNEL, ALICE, 5), service.move(CHANNEL, ALICE, 9), return_exceptions=True
     )
     assert sum(isinstance(r, GameError) for r in results) == 1
-    assert service.running_game(CHANNEL).moves == (4, 0)
+    assert service.running.running_game(CHANNEL).moves == (4, 0)
 
 
 async def test_boards_attached_while_a_move_is_stored_are_kept_in_the_order_posted(service):
@@ -62,15 +62,15 @@ async def test_boards_attached_while_a_move_is_stored_are_kept_in_the_order_post
     # the move runs up to its store write, then the first board's attachment interleaves
     move = asyncio.ensure_future(service.move(CHANNEL, ALICE, 5))
     await asyncio.sleep(0)
-    assert await service.attach_message(start.game, 501) is None
+    assert await service.running.attach_message(start.game, 501) is None
     turn = await move
-    assert turn.game.message_id == 501 == service.running_game(CHANNEL).message_id
-    assert await service.attach_message(turn.game, 502) == 501
+    assert turn.game.message_id == 501 == service.running.running_game(CHANNEL).message_id
+    assert await service.running.attach_message(turn.game, 502) == 501
     finished = None
     for cell in (3, 7, 9, 6, 8):  # plays on until the game ends
-        if service.running_game(CHANNEL) is None:
+        if service.running.running_game(CHANNEL) is None:
             break
-        if cell - 1 in service.running_game(CHANNEL).board.legal_moves:
+        if cell - 1 in service.running.running_game(CHANNEL).board.legal_moves:
             finished = await service.move(CHANNEL, ALICE, cell)
     assert not finished.game.running
     assert finished.game.message_id == 502  # the finished game's board, to redraw or delete
@@ -83,7 +83,7 @@ async def test_simultaneous_challenges_exactly_one_starts(service):
         return_exceptions=True,
     )
     assert sum(isinstance(r, GameError) for r in results) == 1
-    assert service.running_game(CHANNEL).player_id == ALICE
+    assert service.running.running_game(CHANNEL).player_id == ALICE
 
 
 @pytest.mark.parametrize(
@@ -100,9 +100,9 @@ async def test_bad_moves_change_nothing(service, tmp_path, player, cell, message
     await service.move(CHANNEL, ALICE, 5)
     with pytest.raises(GameError, match=message):
         await service.move(CHANNEL, player, cell)
-    assert service.running_game(CHANNEL).moves == (4, 0)
+    assert service.running.running_game(CHANNEL).moves == (4, 0)
     fresh = await reopen(service, tmp_path)
-    assert fresh.running_game(CHANNEL).moves == (4, 0)
+    assert fresh.running.running_game(CHANNEL).moves == (4, 0)
     await fresh.store.close()
 
 
@@ -125,7 +125,7 @@ async def test_idle_games_are_abandoned_after_the_timeout_without_learning(servi
     service.test_clock[0] += 2
     (turn,) = await service.expire_idle()
     assert turn.game.result == "abandoned" and turn.lessons == ()
-    assert service.running_game(CHANNEL) is None
+    assert service.running.running_game(CHANNEL) is None
     assert len(await service.memory(GUILD)) == 0
     assert (await service.store.record(GUILD)).unfinished == 1
 
@@ -148,7 +148,7 @@ async def test_if_storing_a_result_fails_nothing_is_announced_and_nothing_is_hal
     with pytest.raises(ValueError):
         await service.move(CHANNEL, ALICE, 7)
     fresh = await reopen(service, tmp_path)
-    assert fresh.running_game(CHANNEL).moves == (0, 1, 3, 2)  # the game is as stored
+    assert fresh.running.running_game(CHANNEL).moves == (0, 1, 3, 2)  # the game is as stored
     assert len(await fresh.memory(GUILD)) == 0  # no lesson without its game
     turn = await fresh.move(CHANNEL, ALICE, 7)  # and it can be finished after the restart
     assert turn.game.result == "player_won"
@@ -186,7 +186,7 @@ async def test_two_processes_on_one_database_never_overwrite_an_announced_move(s
     with pytest.raises(GameError, match="another copy of me got there first"):
         await other.move(CHANNEL, ALICE, 9)
     # the loser now sees the game as it stands, and the winner's move is what is stored
-    assert other.running_game(CHANNEL).moves == announced.game.moves == (4, 0)
+    assert other.running.running_game(CHANNEL).moves == announced.game.moves == (4, 0)
     assert (await service.store.running_game(CHANNEL)).moves == (4, 0)
     for cell in (2, 8):  # the loser goes on from the true state
         await other.move(CHANNEL, ALICE, cell)
@@ -203,7 +203,7 @@ async def test_a_finish_that_loses_the_race_teaches_nothing(service, tmp_path):
     await other.resign(CHANNEL, ALICE)  # the other process ends the game first
     with pytest.raises(GameError, match="nothing was played"):
         await service.move(CHANNEL, ALICE, 7)  # this winning move must not be learned from
-    assert service.running_game(CHANNEL) is None
+    assert service.running.running_game(CHANNEL) is None
     assert len(await service.memory(GUILD)) == 0 and await service.store.load_facts(GUILD) == []
     await other.store.close()
 
@@ -220,7 +220,7 @@ async def test_a_busy_database_gets_a_true_answer_and_changes_nothing(service, t
     finally:
         other.execute("ROLLBACK")
         other.close()
-    assert service.running_game(CHANNEL).moves == ()
+    assert service.running.running_game(CHANNEL).moves == ()
     assert (await service.move(CHANNEL, ALICE, 5)).game.moves == (4, 0)
 
 
@@ -241,18 +241,22 @@ async def test_a_servers_data_goes_30_days_after_the_bot_leaves_unless_it_comes_
         for cell in (1, 4, 7):
             await service.move(CHANNEL + guild, ALICE, cell)
         await service.start(guild, CHANNEL + guild, ALICE, bot_first=False)  # left running
-        await service.left_server(guild)
+        await service.servers.left_server(guild)
     service.test_clock[0] += 20 * day
-    await service.joined_server(GUILD + 1)  # added back after 20 days
-    assert await service.erase_departed() == []  # not yet 30 days
+    await service.servers.joined_server(GUILD + 1)  # added back after 20 days
+    assert await service.servers.erase_departed() == []  # not yet 30 days
     service.test_clock[0] += 11 * day
-    assert await service.erase_departed() == [GUILD]
-    assert (await service.record(GUILD)).games == 0 and len(await service.memory(GUILD)) == 0
-    assert service.running_game(CHANNEL + GUILD) is None
+    assert await service.servers.erase_departed() == [GUILD]
+    assert (await service.scoreboard.record(GUILD)).games == 0 and len(
+        await service.memory(GUILD)
+    ) == 0
+    assert service.running.running_game(CHANNEL + GUILD) is None
     assert await service.store.running_game(CHANNEL + GUILD) is None
-    assert (await service.record(GUILD + 1)).games == 1  # the returning server keeps its own
+    assert (
+        await service.scoreboard.record(GUILD + 1)
+    ).games == 1  # the returning server keeps its own
     assert len(await service.memory(GUILD + 1)) > 0
-    assert await service.erase_departed() == []  # once
+    assert await service.servers.erase_departed() == []  # once
 
 
 async def test_servers_left_while_the_bot_was_down_start_their_30_days_at_start(service):
@@ -261,11 +265,13 @@ async def test_servers_left_while_the_bot_was_down_start_their_30_days_at_start(
     for guild in (0, GUILD, GUILD + 1):
         await service.start(guild, CHANNEL + guild, ALICE, bot_first=False)
         await service.resign(CHANNEL + guild, ALICE)
-    assert await service.note_departures(present={GUILD + 1}) == [GUILD]
-    assert await service.note_departures(present={GUILD + 1}) == []  # once
+    assert await service.servers.note_departures(present={GUILD + 1}) == [GUILD]
+    assert await service.servers.note_departures(present={GUILD + 1}) == []  # once
     service.test_clock[0] += 31 * 24 * 3600
-    assert await service.erase_departed() == [GUILD]
-    assert (await service.record(0)).games == 1 and (await service.record(GUILD + 1)).games == 1
+    assert await service.servers.erase_departed() == [GUILD]
+    assert (await service.scoreboard.record(0)).games == 1 and (
+        await service.scoreboard.record(GUILD + 1)
+    ).games == 1
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "connect4"])
@@ -273,7 +279,7 @@ async def test_a_first_that_is_not_a_choice_starts_nothing(service, game):
     """Issue 23, item 3: a forged `first:nobody` started a game (as if "me")."""
     with pytest.raises(GameError, match="`first` is one of me, bot, not `nobody`"):
         await service.play(GUILD, CHANNEL, ALICE, "nobody", game=game)
-    assert service.running_game(CHANNEL) is None
+    assert service.running.running_game(CHANNEL) is None
     assert await service.store.running_game(CHANNEL) is None
     turn = await service.play(GUILD, CHANNEL, ALICE, "bot", game=game)
     assert turn.game.kind == game and turn.bot_cell is not None

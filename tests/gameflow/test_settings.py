@@ -33,7 +33,7 @@ async def test_a_game_outside_the_allowed_channels_is_refused(service):
     await service.settings.change(GUILD, allow_channel=CHANNEL + 1)
     with pytest.raises(GameError, match=f"Play in <#{CHANNEL + 1}>"):
         await service.start(GUILD, CHANNEL, ALICE, bot_first=False)
-    assert service.running_game(CHANNEL) is None
+    assert service.running.running_game(CHANNEL) is None
 
 
 async def test_each_server_abandons_idle_games_after_its_own_timeout(service):
@@ -43,4 +43,4 @@ async def test_each_server_abandons_idle_games_after_its_own_timeout(service):
     service.test_clock[0] += 61
     expired = await service.expire_idle()
     assert [turn.game.channel_id for turn in expired] == [CHANNEL]
-    assert service.running_game(CHANNEL + 1) is not None
+    assert service.running.running_game(CHANNEL + 1) is not None
