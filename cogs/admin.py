@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from gameflow import GameError, GameService, ImportPlan
-from gameflow.brain import IMPORT_LIMITS, check_file_size
+from gameflow.brain import check_file_size
+from gameflow.game import BOARDS
 from i18n import N_, Nn_
 
 from .admin_training import CancelTrainingButton, Trainings
@@ -205,7 +206,7 @@ class Admin(
         if not await manager(interaction):
             return
         try:
-            check_file_size(file.size, IMPORT_LIMITS[game][0])
+            check_file_size(file.size, BOARDS[game].import_bytes)
             data = await file.read()
         except GameError as error:
             await refuse(interaction, error.message)

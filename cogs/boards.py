@@ -16,7 +16,8 @@ import discord
 import engine
 from engine import LOSS, WIN, Board, Mark, Outcome
 from engine.tictactoe import LINES
-from gameflow.game import TITLES
+from gameflow import words
+from gameflow.game import BOARDS
 from i18n import N_, Msg
 
 KEYCAPS = tuple(f"{n}\N{VARIATION SELECTOR-16}\N{COMBINING ENCLOSING KEYCAP}" for n in range(1, 10))
@@ -41,17 +42,15 @@ class Look:
     def mark(self, mark: Mark) -> str:
         return self.marks[mark]
 
+    # a move in words, as both faces say it (gameflow.words)
     def where(self, move: int) -> Msg:
-        """A move (0-based) in words: "the centre (5)", "column 3"."""
-        raise NotImplementedError
+        return words.where(self.game.name, move)
 
     def played(self, move: int) -> Msg:
-        """What the bot says of its own move: "I played 5.", "I dropped in column 3."."""
-        raise NotImplementedError
+        return words.played(self.game.name, move)
 
     def short(self, move: int) -> Msg | str:
-        """A move in the fewest words: "5", "column 3"."""
-        return str(move + 1)
+        return words.short(self.game.name, move)
 
     def rows(self, code: int, last: int | None = None) -> str:
         """The board as lines of emoji; ``last``: the last move played, marked where the
@@ -88,25 +87,13 @@ KNOWN: dict[str, Msg] = {
     "bot_wins_known": N_("I now know {where} wins there."),
 }
 
-CELL_NAMES = (
-    N_("the top-left corner ({cell})", cell=1),
-    N_("the top edge ({cell})", cell=2),
-    N_("the top-right corner ({cell})", cell=3),
-    N_("the left edge ({cell})", cell=4),
-    N_("the centre ({cell})", cell=5),
-    N_("the right edge ({cell})", cell=6),
-    N_("the bottom-left corner ({cell})", cell=7),
-    N_("the bottom edge ({cell})", cell=8),
-    N_("the bottom-right corner ({cell})", cell=9),
-)
-
 
 # a winning line: its marks in squares, as Connect Four's winning four are squares
 TICTACTOE_WINNING = {Mark.X: "❎", Mark.O: "🅾️"}
 
 
 class TicTacToeLook(Look):
-    marks: ClassVar[dict[Mark, str]] = {Mark.X: "❌", Mark.O: "⭕"}
+    marks: ClassVar[dict[Mark, str]] = words.MARKS["cell"]
     buttons_are_board = True
     move_word = "cell"
     prompt = N_("pick a free cell")
@@ -124,14 +111,8 @@ class TicTacToeLook(Look):
 
     def __init__(self) -> None:
         self.game = engine.get_game("tictactoe")
-        self.title = TITLES["tictactoe"]
+        self.title = BOARDS["tictactoe"].title
         self.noun = N_("tic-tac-toe")
-
-    def where(self, move: int) -> Msg:
-        return CELL_NAMES[move]
-
-    def played(self, move: int) -> Msg:
-        return N_("I played {cell}.", cell=move + 1)
 
     @functools.cache  # noqa: B019 - one entry per position, a few thousand at most; looks live forever
     def rows(self, code: int, last: int | None = None) -> str:
@@ -194,7 +175,7 @@ BUTTONS_A_ROW = 5
 
 
 class ConnectFourLook(Look):
-    marks: ClassVar[dict[Mark, str]] = {Mark.X: "🔴", Mark.O: "🟡"}
+    marks: ClassVar[dict[Mark, str]] = words.MARKS["column"]
     move_word = "column"
     prompt = N_("pick a column")
     lessons: ClassVar[dict[str, Msg]] = {
@@ -209,21 +190,12 @@ class ConnectFourLook(Look):
 
     def __init__(self, game: str) -> None:
         self.game = engine.get_game(game)
-        self.title = self.noun = TITLES[game]  # a name, capitalised in a sentence too
+        self.title = self.noun = BOARDS[game].title  # a name, capitalised in a sentence too
         width = self.game.width
         self.brain_footer = N_(
             "Looking changes nothing. Columns: 1 on the left, {width} on the right.", width=width
         )
         self._numbers = " ".join(KEYCAPS[c] for c in range(width))
-
-    def where(self, move: int) -> Msg:
-        return N_("column {column}", column=move + 1)
-
-    def played(self, move: int) -> Msg:
-        return N_("I dropped in column {column}.", column=move + 1)
-
-    def short(self, move: int) -> Msg:
-        return self.where(move)
 
     @functools.cache  # noqa: B019
     def winning_cells(self, code: int) -> frozenset[int]:

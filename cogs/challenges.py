@@ -16,7 +16,7 @@ import re
 import discord
 
 from engine import Mark
-from gameflow import CHALLENGE_SECONDS, COMMANDS, ChallengeRecord, GameService
+from gameflow import BOARDS, CHALLENGE_SECONDS, ChallengeRecord, GameService
 from gameflow.errors import StoreBusyError, StoreUnavailableError
 from i18n import ENGLISH, N_, Language
 
@@ -85,7 +85,9 @@ def closed_embed(challenge: ChallengeRecord, how: str, lang: Language = ENGLISH)
             challenger=challenger,
             seconds=CHALLENGE_SECONDS,
         )
-    again = lang.t("`{command} challenge` starts a new one.", command=COMMANDS[challenge.game])
+    again = lang.t(
+        "`{command} challenge` starts a new one.", command=BOARDS[challenge.game].command
+    )
     return discord.Embed(
         title=lang.t("⚔️ {game} challenge", game=look_of(challenge.game).title),
         description=f"{text}\n{again}",
@@ -181,7 +183,7 @@ class ChallengeDesk:
     ) -> None:
         """Invite ``opponent`` (``None``: anyone). ``known_member``: the opponent is known
         to be a member (they played here: a rematch), so no member object is needed."""
-        command = COMMANDS[game]
+        command = BOARDS[game].command
         if interaction.guild_id is None:
             await refuse(
                 interaction,

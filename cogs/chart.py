@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from gameflow import CurvePoint
-from gameflow.game import TITLES
+from gameflow.game import BOARDS
 from gameflow.scores import RECENT
 from i18n import ENGLISH, Language
 
@@ -54,7 +54,7 @@ def became_unbeatable(values: Sequence[int]) -> list[int]:
 def unbroken(title: str, lang: Language) -> str:
     """``title`` with the spaces inside a game's name made unbreakable, so that the
     title wraps between its words, never inside "Connect Four (7×6)"."""
-    for name in TITLES.values():
+    for name in (board.title for board in BOARDS.values()):
         said = lang.say(name)
         title = title.replace(said, said.replace(" ", "\N{NO-BREAK SPACE}"))
     return title

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from gameflow import GameService
-from gameflow.game import TITLES
+from gameflow.game import BOARDS
 from gameflow.puzzles import PUZZLE_GAMES
 from i18n import N_, Msg
 
@@ -321,7 +321,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         async def history(
             interaction: discord.Interaction, member: discord.User | None = None
         ) -> None:
-            await show_history(table.service, interaction, member, (game,), TITLES[game])
+            await show_history(table.service, interaction, member, (game,), BOARDS[game].title)
 
     else:
 
@@ -336,11 +336,11 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         ) -> None:
             if board is None:  # every board
                 played = tuple(boards.values())
-                title = face.title or TITLES[game]
+                title = face.title or BOARDS[game].title
                 await show_history(table.service, interaction, member, played, title)
                 return
             played = board_game(board)
-            await show_history(table.service, interaction, member, (played,), TITLES[played])
+            await show_history(table.service, interaction, member, (played,), BOARDS[played].title)
 
     for extra in face.extras(table):
         group.add_command(extra)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
-from gameflow.game import TITLES
+from gameflow.game import BOARDS
 from i18n import ENGLISH, N_, Language, Msg, language
 
 from .boards import look_of
@@ -159,7 +159,7 @@ def words(
     left out, a name with none left is its mark's letter, and a result missing letters
     is left out whole."""
     lang: Language = language(language_code)
-    if not drawable(lang.say(LEGEND.with_args(number=1)) + lang.say(TITLES[game])):
+    if not drawable(lang.say(LEGEND.with_args(number=1)) + lang.say(BOARDS[game].title)):
         lang = ENGLISH
     text = WIDTH - 2 * MARGIN
     result = lang.say(result)
@@ -168,7 +168,7 @@ def words(
     legible = all(drawable(char) for char in result if unicodedata.category(char)[0] in "LN")
     result = _clean(result) if legible else ""
     return Words(
-        lang.say(TITLES[game]),
+        lang.say(BOARDS[game].title),
         tuple(
             _fit(_clean(name) or letter, text - NAME_AT, NAME_SIZE, True)
             for name, letter in zip(names, "XO", strict=True)

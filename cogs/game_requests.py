@@ -12,8 +12,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
-from gameflow import COMMANDS, GameError, GameService, Turn, parse_moves
-from gameflow.brain import EXAMPLES
+from gameflow import BOARDS, GameError, GameService, Turn, parse_moves
 from gameflow.places import is_own_bot
 from gameflow.puzzles import PUZZLE_GAMES
 from gameflow.running import no_game_here
@@ -149,7 +148,7 @@ class GameRequests:
     async def show_brain(
         self, interaction: discord.Interaction, moves: str | None, game_name: str
     ) -> None:
-        command = COMMANDS[game_name]
+        command = BOARDS[game_name].command
         lang = private(interaction)
         try:
             if moves is None:
@@ -160,7 +159,7 @@ class GameRequests:
                             "No game is running in this channel. Give the moves to look at, "
                             "such as `{command} brain moves: {example}`.",
                             command=command,
-                            example=EXAMPLES[game_name],
+                            example=BOARDS[game_name].example,
                         )
                     )
                 game_name = game.kind
@@ -191,7 +190,7 @@ class GameRequests:
                 N_(
                     "The leaderboard ranks a server's members. Outside a server you teach your "
                     "own bot: `{command} stats` shows how far it has come.",
-                    command=COMMANDS[game],
+                    command=BOARDS[game].command,
                 ),
             )
             return

@@ -20,7 +20,7 @@ from discord.ext import commands, tasks
 from gameflow import GameError, GameService
 from gameflow.errors import StoreUnavailableError
 from gameflow.places import is_own_bot
-from gameflow.puzzles import CLASSIC, Puzzles, TooFewPuzzles, check_board
+from gameflow.puzzles import CLASSIC, TooFewPuzzles, check_board
 from i18n import N_, Language, language
 
 from .places import place, place_name

@@ -10,10 +10,10 @@ import discord
 from discord.ext import commands
 
 from gameflow import GameService
+from gameflow.words import sentences
 from i18n import language
 
 from .render import WELCOME, WELCOME_PUZZLES
-from .render.common import sentences
 
 log = logging.getLogger(__name__)
 

@@ -6,15 +6,15 @@ from .brain import Brain, BrainChange, BrainFigures, BrainView, ImportPlan, pars
 from .challenges import CHALLENGE_SECONDS, FIRST_CHOICES, Challenges
 from .endings import PLAYED_OUT
 from .errors import GameError
-from .game import COMMANDS, Game, Turn
+from .game import BOARDS, Game, Turn
 from .scores import Stats
 from .service import LEVELS, GameService, cell_list
 from .settings import GuildSettings, ServerSettings, channel_list
 from .training import Trainer, TrainingProgress, TrainingRun
 
 __all__ = [
+    "BOARDS",
     "CHALLENGE_SECONDS",
-    "COMMANDS",
     "FIRST_CHOICES",
     "LEVELS",
     "PLAYED_OUT",

@@ -28,32 +28,12 @@ from i18n import N_, Msg, Nn_
 from . import worker
 from .brain_view import BrainView, view_of
 from .errors import GameError, busy_means_unchanged
+from .game import BOARDS
 from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories, classic_facts
 
 ImportMode = Literal["merge", "replace"]
 IMPORT_MODES = ("merge", "replace")
-CLASSIC = "connect4-7x6"  # its import is re-proven by the solver, in a worker process
 Progress = Callable[[int, int], None]  # (steps done, steps in all), told on the event loop
-MAX_IMPORT_BYTES = 1 << 20  # 1 MiB; a complete tic-tac-toe memory is about 30 KiB
-MAX_IMPORT_FACTS = 10_000  # a complete memory has fewer than 1,000
-# Connect Four memories are larger: 4x4 has 80,540 positions a lesson can be about (a
-# complete memory: 4.4 MB in version 1). A 5x4 memory of 285,000 lessons (250,000 games of
-# self-play) exports to 0.9 MB in version 2 (19.5 MB in version 1, which files made before
-# still hold, so they are read up to 32 MiB; about 9 s to check either, in a thread:
-# python -m bench.loop). 2,000,000 facts, far more than training makes, are at most 14 MB
-# in version 2 even written one a line.
-IMPORT_LIMITS = {
-    TICTACTOE: (MAX_IMPORT_BYTES, MAX_IMPORT_FACTS),
-    "connect4": (8 << 20, 80_540),
-    "connect4-5x4": (32 << 20, 2_000_000),
-    # the classic board: a widened memory after 2,000 club games has 120-130k facts, about
-    # 106 bytes each as people read them (version 1), 11 compact (version 2, which export
-    # writes past Discord's file limit). Each is re-proven by the solver, in a worker
-    # process: 44,743 widened facts of 400 games took 42 s of CPU (0.93 ms a fact: the
-    # columns of a position share one solver call), so 300,000 take about 5 minutes, within
-    # an interaction's 15
-    CLASSIC: (16 << 20, 300_000),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,14 +109,6 @@ class ImportPlan:
         return self.new == 0 and self.dropped == 0
 
 
-EXAMPLES = {
-    TICTACTOE: "5 1 9",
-    "connect4": "2 3 3",
-    "connect4-5x4": "3 3 4",
-    "connect4-7x6": "4 4 3",
-}
-
-
 def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
     """Moves in play order as people type them (cells 1..9, "5 1 9"; columns 1..W,
     "2 3 3"), as 0-based moves of a position that is not over yet; raise
@@ -153,7 +125,7 @@ def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
                     "such as `{example}`.",
                     token=token,
                     last=rules.move_count,
-                    example=EXAMPLES[game],
+                    example=BOARDS[game].example,
                 )
                 if word == "cell"
                 else N_(
@@ -161,7 +133,7 @@ def parse_moves(text: str, game: str = TICTACTOE) -> tuple[int, ...]:
                     "such as `{example}`.",
                     token=token,
                     last=rules.move_count,
-                    example=EXAMPLES[game],
+                    example=BOARDS[game].example,
                 )
             )
         if board.is_game_over():
@@ -214,7 +186,7 @@ class BrainChange:
     after: BrainFigures
 
 
-def check_file_size(size: int, max_bytes: int = MAX_IMPORT_BYTES) -> None:
+def check_file_size(size: int, max_bytes: int) -> None:
     """Refuse a memory file too big to read (before it is even downloaded)."""
     if size > max_bytes:
         raise GameError(
@@ -234,7 +206,7 @@ def read_memory_file(
     """Check an uploaded memory file of ``game`` completely; raise :class:`GameError`
     saying what is wrong. Seconds for a big one: call it in a thread (``progress`` is
     told from there)."""
-    max_bytes, max_facts = IMPORT_LIMITS[game]
+    max_bytes, max_facts = BOARDS[game].import_bytes, BOARDS[game].import_facts
     check_file_size(len(data), max_bytes)
     try:
         text = data.decode("utf-8-sig")

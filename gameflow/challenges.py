@@ -19,7 +19,7 @@ from engine import Memory
 from i18n import N_, Msg
 
 from .errors import GameError, busy_means_unchanged
-from .game import COMMANDS, Turn
+from .game import BOARDS, Turn
 from .running import RunningGames
 from .settings import ServerSettings
 
@@ -139,7 +139,7 @@ class Challenges:
     ) -> ChallengeRecord:
         """Invite ``opponent_id`` (or, with ``None``, anyone) to a game of ``game`` in this
         channel."""
-        command = COMMANDS[game]
+        command = BOARDS[game].command
         if opponent_id == challenger_id:
             raise GameError(
                 N_(
@@ -225,7 +225,7 @@ class Challenges:
             raise GameError(
                 N_(
                     "That challenge has expired. `{command} challenge` starts a new one.",
-                    command=COMMANDS[challenge.game],
+                    command=BOARDS[challenge.game].command,
                 )
             )
         return challenge
@@ -248,7 +248,7 @@ class Challenges:
                 N_(
                     "This challenge is for {opponent}. Start your own with `{command} challenge`.",
                     opponent=f"<@{challenge.opponent_id}>",
-                    command=COMMANDS[challenge.game],
+                    command=BOARDS[challenge.game].command,
                 )
             )
         first = challenge.first if challenge.first != "random" else self.coin.choice(("me", "them"))
@@ -265,7 +265,7 @@ class Challenges:
                 )
         except StaleGameError:
             self._forget(challenge)
-            raise GameError(no_longer_open(COMMANDS[challenge.game])) from None
+            raise GameError(no_longer_open(BOARDS[challenge.game].command)) from None
         self._forget(challenge)
         game = self.games.running.adopt(record)
         memory = await self.games.memory(game.guild_id, game.kind)
@@ -314,7 +314,7 @@ class Challenges:
         else:
             raise GameError(open_to_all(challenge.challenger_id))
         if not await self._close(challenge):  # answered meanwhile, by another process
-            raise GameError(no_longer_open(COMMANDS[challenge.game]))
+            raise GameError(no_longer_open(BOARDS[challenge.game].command))
         return challenge, how
 
     async def expire_due(self) -> list[ChallengeRecord]:

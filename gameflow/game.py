@@ -8,23 +8,64 @@ from dataclasses import dataclass
 import engine
 from data import GameRecord
 from engine import Board, Lesson, Mark
-from i18n import N_
+from i18n import N_, Msg
 
-# The slash command group each game is played with (every Connect Four board: /connect4).
-COMMANDS = {
-    "tictactoe": "/ttt",
-    "connect4": "/connect4",
-    "connect4-5x4": "/connect4",
-    "connect4-7x6": "/connect4",
-}
-# each game's name as people read it, in their language; a board's size in brackets, as
-# names that end in a digit need it ("Puissance 4 (7×6)", never "Puissance 4 7×6")
-TITLES = {
-    "tictactoe": N_("Tic-tac-toe"),
-    "connect4": N_("Connect Four (4×4)"),
-    "connect4-5x4": N_("Connect Four (5×4)"),
-    "connect4-7x6": N_("Connect Four (7×6)"),
-}
+
+@dataclass(frozen=True, slots=True)
+class BoardRecord:
+    """One board as the game flow and both faces know it. A new board is its rules module,
+    an entry in :data:`engine.GAMES`, one record here and one look in the Discord face's
+    :data:`cogs.utils.boards.LOOKS` (``tests/test_project.py`` checks they name the same
+    boards)."""
+
+    game: str  # its name in engine.GAMES
+    size: str  # as members type it (`/connect4 play board: 7x6`) and the terminal's --board
+    command: str  # the slash command group it is played with
+    # its name as people read it, in their language; a board's size in brackets, as names
+    # that end in a digit need it ("Puissance 4 (7×6)", never "Puissance 4 7×6")
+    title: Msg
+    example: str  # moves in play order, as a refusal's example
+    import_bytes: int  # the largest memory file an import reads
+    import_facts: int  # and the most facts it takes from one
+    puzzles: bool = False  # its post-mortems' lessons become puzzles (gameflow.puzzles)
+
+
+# Every board, in the order Discord lists them: /ttt's, then /connect4's (its first is the
+# default). Import limits: a complete tic-tac-toe memory is about 30 KiB, with fewer than
+# 1,000 facts. 4x4 has 80,540 positions a lesson can be about (a complete memory: 4.4 MB
+# in version 1). A 5x4 memory of 285,000 lessons (250,000 games of self-play) exports to
+# 0.9 MB in version 2 (19.5 MB in version 1, which files made before still hold, so they
+# are read up to 32 MiB; about 9 s to check either, in a thread: python -m bench.loop);
+# 2,000,000 facts, far more than training makes, are at most 14 MB in version 2 even
+# written one a line. The classic board: a widened memory after 2,000 club games has
+# 120-130k facts, about 106 bytes each as people read them (version 1), 11 compact
+# (version 2, which export writes past Discord's file limit). Each is re-proven by the
+# solver, in a worker process: 44,743 widened facts of 400 games took 42 s of CPU (0.93 ms
+# a fact: the columns of a position share one solver call), so 300,000 take about
+# 5 minutes, within an interaction's 15.
+BOARDS: dict[str, BoardRecord] = {
+    record.game: record
+    for record in (
+        BoardRecord("tictactoe", "3x3", "/ttt", N_("Tic-tac-toe"), "5 1 9", 1 << 20, 10_000),
+        BoardRecord(
+            "connect4-7x6", "7x6", "/connect4", N_("Connect Four (7×6)"), "4 4 3",
+            16 << 20, 300_000, puzzles=True,
+        ),
+        BoardRecord(
+            "connect4", "4x4", "/connect4", N_("Connect Four (4×4)"), "2 3 3", 8 << 20, 80_540
+        ),
+        BoardRecord(
+            "connect4-5x4", "5x4", "/connect4", N_("Connect Four (5×4)"), "3 3 4",
+            32 << 20, 2_000_000,
+        ),
+    )
+}  # fmt: skip
+TICTACTOE = "tictactoe"  # the default game of an old record, a test or a command
+
+
+def boards_of(command: str) -> dict[str, str]:
+    """The boards of a slash command group, by size as members type them: their games."""
+    return {r.size: r.game for r in BOARDS.values() if r.command == command}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +91,12 @@ class Game:
     @property
     def command(self) -> str:
         """The slash command group it is played with: ``/ttt``, ``/connect4``."""
-        return COMMANDS[self.kind]
+        return BOARDS[self.kind].command
 
     @property
     def title(self):
         """The game's name, to be said in the reader's language."""
-        return TITLES[self.kind]
+        return BOARDS[self.kind].title
 
     @property
     def board(self) -> Board:

@@ -37,14 +37,15 @@ from engine.puzzles import Value, classify, column_values, cuts_of_game, studied
 from i18n import N_
 
 from .errors import GameError
-from .game import Game
+from .game import BOARDS, Game
 from .memories import ServerMemories, known_in
 from .postmortem import PostMortemWorker
 
 log = logging.getLogger(__name__)
 
-CLASSIC = "connect4-7x6"
-PUZZLE_GAMES = (CLASSIC,)  # the boards with puzzles (see the README: why not the minis)
+# the boards with puzzles (see the README: why not the minis); the first, a puzzle's default
+PUZZLE_GAMES = tuple(game for game, board in BOARDS.items() if board.puzzles)
+CLASSIC = PUZZLE_GAMES[0]
 MIN_PUZZLES = 1  # none: what to do to get some is said instead
 # about one game in this many that the bot looks back at gives a puzzle (bench.bot
 # --only-puzzles counts 0.27 to 0.38 a game against the bot, 0.5 to 0.9 between members):

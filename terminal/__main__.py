@@ -31,9 +31,9 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 import engine
-from bot import HOME, ConfigError, Settings
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameError, GameService
+from gameflow.config import HOME, ConfigError, Settings
 from gameflow.training import MAX_GAMES, OPPONENTS
 
 from .common import BOARDS, DEFAULT_BOARD, SIZES, error_text, fail, wrapped

@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from cogs.render.replay import describe_learned, others_text, outcome_for, result_text
 from data import PastGame
 from engine import Mark
 from gameflow import Game, GameError, GameService
 from gameflow.replays import ReplayStep
+from gameflow.words import describe_learned, others_text, outcome_for, result_text
 from i18n import ENGLISH
 
 from .common import PLAYER, board_text, move_text, plural, say

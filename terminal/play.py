@@ -4,8 +4,8 @@ post-mortem, told in a sentence or two."""
 from __future__ import annotations
 
 import engine
-from cogs.render.review import verdict_text
 from gameflow import GameError, GameService, Turn
+from gameflow.words import verdict_text
 
 from .common import PLAYER, board_text, channel_of, error_text, move_text, plural, say
 

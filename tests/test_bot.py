@@ -9,7 +9,8 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot import HOME, ConfigError, Settings, create_bot, freeze_when_ready
+from bot import create_bot, freeze_when_ready
+from gameflow.config import HOME, ConfigError, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,11 @@ import discord
 
 from engine import Mark
 from gameflow import BrainFigures, GuildSettings, TrainingProgress, TrainingRecord, channel_list
+from gameflow.words import mention
 from i18n import ENGLISH, N_, Language
 
 from ..boards import look_of
-from .common import NEUTRAL, TICTACTOE, duration_text, mention
+from .common import NEUTRAL, TICTACTOE, duration_text
 
 
 def brain_change_text(

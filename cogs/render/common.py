@@ -32,28 +32,6 @@ def duration_text(seconds: float, lang: Language = ENGLISH) -> str:
     return lang.t("{minutes} minutes", minutes=minutes)
 
 
-def listed(parts: list[str], lang: Language = ENGLISH) -> str:
-    """Items of a list as the language separates them ("3 wins, 2 losses"; Japanese
-    writes 、)."""
-    text = parts[0]
-    for part in parts[1:]:
-        text = lang.t("{items}, {item}", items=text, item=part)
-    return text
-
-
-def sentences(parts: list[str], lang: Language = ENGLISH) -> str:
-    """Sentences one after the other as the language writes them: a space between them,
-    none in Japanese (its 。 ends a sentence)."""
-    text = parts[0]
-    for part in parts[1:]:
-        text = lang.t("{sentence} {next_sentence}", sentence=text, next_sentence=part)
-    return text
-
-
-def mention(user_id: int | None) -> str:
-    return f"<@{user_id}>"
-
-
 def step_buttons(step: int, last: int, custom_id: Callable[[int, str], str]) -> list[dict]:
     """⏮ ◀ ▶ ⏭ over steps 0 to ``last`` (a replay's, a puzzle's solution), each naming the
     step it shows through ``custom_id(step, how)``; those going nowhere are disabled."""

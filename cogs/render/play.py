@@ -11,10 +11,11 @@ from engine import LOSS, WIN, Lesson, Mark
 from gameflow import PLAYED_OUT, BrainView, Game, Turn
 from gameflow.brain_view import ClassicView
 from gameflow.places import is_own_bot
+from gameflow.words import listed, mention, sentences
 from i18n import ENGLISH, N_, Language
 
 from ..boards import KEYCAPS, Look, look_of
-from .common import COLOURS, NEUTRAL, TICTACTOE, listed, mention, sentences
+from .common import COLOURS, NEUTRAL, TICTACTOE
 
 
 def describe_lesson(

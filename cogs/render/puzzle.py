@@ -18,10 +18,11 @@ from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark
 from engine.puzzles import LOSS, WIN, Value
 from gameflow.puzzles import Answered, Posed, Solution
+from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
 from ..boards import look_of
-from .common import NEUTRAL, listed, mention, step_buttons
+from .common import NEUTRAL, step_buttons
 from .play import BoardView
 
 PUZZLE_CLICK = re.compile(

@@ -11,18 +11,27 @@ button that edits the replay in place.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import discord
 
 from data import PastGame
 from engine import LOSS, WIN, Mark
 from gameflow import Game
-from gameflow.replays import Learned, ReplayStep
-from i18n import ENGLISH, N_, Language, Msg, Nn_
+from gameflow.replays import ReplayStep
+from gameflow.words import (
+    describe_learned,
+    listed,
+    member_name,
+    mention,
+    others_text,
+    outcome_for,
+    player_name,
+    result_text,
+)
+from i18n import ENGLISH, N_, Language
 
 from ..boards import look_of
-from .common import COLOURS, NEUTRAL, listed, mention, sentences, step_buttons
+from .common import COLOURS, NEUTRAL, step_buttons
 from .play import LEVEL_NAMES, BoardView
 
 REPLAY_CLICK = re.compile(
@@ -32,111 +41,6 @@ HISTORY_MENU = "ttt-history"
 # the replay's menu of the moves that taught the bot: ttt-lessons:<game>, the step chosen
 LESSONS_MENU = "ttt-lessons"
 LESSONS_PICK = re.compile(rf"{LESSONS_MENU}:(?P<game>[0-9]+)")
-
-# what the move played at a step does for whoever played it: the step's line above says
-# which move it was, so these never name it again
-VERDICTS = {WIN: N_("🟩 This move wins."), LOSS: N_("🚫 This move loses.")}
-
-
-def forced(who: str, moves: int, mark: str) -> Msg:
-    """Why, from the fact's own distance when the classic board's post-mortem proved it:
-    the winner's moves to the end under perfect play; ``who`` wins: ``you``, ``me`` or
-    the player of ``mark`` (a game between members)."""
-    if who == "you":
-        return Nn_(
-            "From here you could force a win in {count} move.",
-            "From here you could force a win in {count} moves.",
-            moves,
-        )
-    if who == "me":
-        return Nn_(
-            "From here I could force a win in {count} move.",
-            "From here I could force a win in {count} moves.",
-            moves,
-        )
-    return Nn_(
-        "From here {mark} could force a win in {count} move.",
-        "From here {mark} could force a win in {count} moves.",
-        moves,
-        mark=mark,
-    )
-
-
-# why, as the three rules proved it (no distance): a winning reply came, or what it means
-BECAUSE = {
-    "bot_loses": N_("You then had a winning reply."),
-    "you_lose": N_("I then had a winning reply."),
-    "mark_loses": N_("{mark} then had a winning reply."),
-    "bot_wins": N_("I'll play it again here."),
-    "you_win": N_("I'll remember it for when I play your side."),
-}
-
-
-def _member(member_id: int | None, lang: Language) -> str:
-    """A member's mention; 0 or ``None`` is one who asked to be forgotten."""
-    return mention(member_id) if member_id else lang.t("a former member")
-
-
-def _who(game: Game, mark: Mark, lang: Language) -> str:
-    """The member who plays ``mark`` in a game between members."""
-    return _member(game.member_playing(mark), lang)
-
-
-def describe_learned(learned: Learned, game: Game, lang: Language) -> str:
-    """What the bot learned about the move that led to a step: whether it wins or loses,
-    and why (on the classic board, in how many moves)."""
-    look = look_of(game.kind)
-    won = learned.outcome is WIN
-    winner = learned.mover if won else learned.mover.other  # whose win it is
-    if not game.vs_bot:
-        told, who = ("mark_wins" if won else "mark_loses"), "mark"
-    elif learned.mover is game.bot_mark:
-        told, who = ("bot_wins" if won else "bot_loses"), "me" if won else "you"
-    else:
-        told, who = ("you_win" if won else "you_lose"), "you" if won else "me"
-    said = [lang.say(VERDICTS[learned.outcome])]
-    if learned.plies:  # 0: the move made the line itself, which the result says
-        moves = (learned.plies + 1) // 2  # the winner's, the last of the plies theirs
-        said.append(lang.say(forced(who, moves, look.mark(winner))))
-    elif learned.plies is None and told in BECAUSE:
-        said.append(lang.say(BECAUSE[told].with_args(mark=look.mark(winner))))
-    return sentences(said, lang)
-
-
-def others_text(others: tuple[Learned, ...], game: Game, lang: Language) -> list[str]:
-    """The other moves of the same position the bot learned about (the classic board's
-    post-mortem values each column): those that win, then those that lose."""
-    look = look_of(game.kind)
-    wins = [lang.say(look.short(o.move)) for o in others if o.outcome is WIN]
-    losses = [lang.say(look.short(o.move)) for o in others if o.outcome is LOSS]
-    told = []
-    if wins:
-        told.append(
-            lang.t("🟩 Other moves here that I now know win: {moves}.", moves=listed(wins, lang))
-        )
-    if losses:
-        told.append(
-            lang.t("🚫 Other moves here that I now know lose: {moves}.", moves=listed(losses, lang))
-        )
-    return told
-
-
-def result_text(game: Game, lang: Language, name: Callable[[int | None], str] | None = None) -> str:
-    """How the game ended, as a watcher says it; ``name``: how a member is named (a
-    mention by default; a shared picture writes display names)."""
-    name = name or (lambda member_id: _member(member_id, lang))
-    if game.result == "bot_won":
-        return lang.t("I won.")
-    if game.result == "draw":
-        return lang.t("A draw.")
-    if game.result == "abandoned":
-        return lang.t("Abandoned before its end.")
-    if game.result == "resigned":
-        return lang.t(
-            "{player} resigned.", player=name(game.player_id if game.vs_bot else game.ended_by)
-        )
-    winner = game.player_id if game.result == "player_won" else game.opponent_id
-    return lang.t("{player} won.", player=name(winner))
 
 
 def step_text(shown: ReplayStep, lang: Language) -> str:
@@ -148,7 +52,7 @@ def step_text(shown: ReplayStep, lang: Language) -> str:
         if bot:
             return lang.t("{mark} I move first.", mark=mark)
         return lang.t(
-            "{mark} {player} moves first.", mark=mark, player=_who(game, shown.mover, lang)
+            "{mark} {player} moves first.", mark=mark, player=player_name(game, shown.mover, lang)
         )
     if bot:
         return f"{mark} {lang.say(look.played(shown.played))}"
@@ -159,7 +63,7 @@ def step_text(shown: ReplayStep, lang: Language) -> str:
     )
     return lang.say(
         said.with_args(
-            mark=mark, player=_who(game, shown.mover, lang), where=look.where(shown.played)
+            mark=mark, player=player_name(game, shown.mover, lang), where=look.where(shown.played)
         )
     )
 
@@ -174,15 +78,15 @@ def replay_embed(shown: ReplayStep, lang: Language = ENGLISH) -> discord.Embed:
         sides = lang.t(
             "{you} {player} vs me {me}",
             you=look.mark(game.player_mark),
-            player=_member(game.player_id, lang),
+            player=member_name(game.player_id, lang),
             me=look.mark(game.bot_mark),
         )
         if game.level != "learning":
             sides += " · " + lang.t("{level} level", level=LEVEL_NAMES[game.level])
     else:
         sides = (
-            f"{look.mark(Mark.X)} {_who(game, Mark.X, lang)} vs "
-            f"{look.mark(Mark.O)} {_who(game, Mark.O, lang)}"
+            f"{look.mark(Mark.X)} {player_name(game, Mark.X, lang)} vs "
+            f"{look.mark(Mark.O)} {player_name(game, Mark.O, lang)}"
         )
     what = step_text(shown, lang)
     where = (
@@ -289,18 +193,6 @@ RESULTS_FOR = {  # a history line's result, for the member whose history it is
 }
 
 
-def outcome_for(game: Game, member_id: int) -> str:
-    """How a game ended for one of its players: won, lost, draw, resigned, abandoned."""
-    if game.result in ("draw", "abandoned"):
-        return game.result
-    if game.result == "resigned":
-        resigner = game.player_id if game.vs_bot else game.ended_by
-        return "resigned" if resigner == member_id else "won"
-    if game.vs_bot:
-        return "won" if game.result == "player_won" else "lost"
-    return "won" if game.winner_id == member_id else "lost"
-
-
 def history_line(past: PastGame, member_id: int, lang: Language) -> str:
     """One game: when, which game, against whom, the result, the level, and whether it
     taught the bot."""
@@ -324,7 +216,7 @@ def history_line(past: PastGame, member_id: int, lang: Language) -> str:
             time=time,
             game=title,
             result=result,
-            member=_member(other, lang),
+            member=member_name(other, lang),
         )
     if past.lessons:
         line += " · " + lang.tn(

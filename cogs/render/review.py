@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import discord
 
-from engine import Verdict
 from gameflow import Game
 from gameflow.reviews import ReviewOutcome
+from gameflow.words import sentences, verdict_text
 from i18n import ENGLISH, Language
 
-from .common import sentences
 from .play import BoardView, board_view
 
 
@@ -52,35 +51,6 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
     # the widened post-mortem (engine.post_mortem) valued each other reply of theirs too
     said.append(lang.t("I also worked out my answer to each of your other replies there."))
     return sentences(said, lang)
-
-
-def verdict_text(verdict: Verdict, lang: Language = ENGLISH) -> str:
-    """The post-mortem's lesson in a sentence: the bot's move that lost (or let a win go)
-    by the game's own count of moves, as the replay and the shared picture number them,
-    and the column that would have done better (columns 1 to 7)."""
-    move, column, held = verdict.ply + 1, verdict.column + 1, verdict.held + 1
-    if verdict.played == "draw":  # a draw in which it let a win go
-        return lang.t(
-            "At move {move} I dropped in column {column} and let a win go: column {held} "
-            "would have won.",
-            move=move,
-            column=column,
-            held=held,
-        )
-    if verdict.held_outcome == "win":
-        return lang.t(
-            "At move {move} I dropped in column {column} and lost: column {held} would have won.",
-            move=move,
-            column=column,
-            held=held,
-        )
-    return lang.t(
-        "At move {move} I dropped in column {column} and lost: column {held} would have "
-        "held the draw.",
-        move=move,
-        column=column,
-        held=held,
-    )
 
 
 def lesson_step(outcome: ReviewOutcome | None) -> int | None:

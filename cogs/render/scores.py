@@ -6,12 +6,13 @@ from __future__ import annotations
 import discord
 
 from engine import Mark
-from gameflow import COMMANDS, LEVELS, MemberRecord, Record, Standing, Stats
+from gameflow import BOARDS, LEVELS, MemberRecord, Record, Standing, Stats
 from gameflow.scores import ClassicFigures
+from gameflow.words import listed
 from i18n import ENGLISH, N_, Language, Msg
 
 from ..boards import look_of
-from .common import NEUTRAL, TICTACTOE, listed
+from .common import NEUTRAL, TICTACTOE
 from .play import LEVEL_NAMES
 
 
@@ -100,7 +101,7 @@ def player_text(stats: Stats, name: str | None, game: str, lang: Language) -> st
     played), and with other members. ``name`` ``None``: the asker's own ("You vs me")."""
     if not stats.player.games and not stats.player_with_members.games:
         if name is None:
-            return lang.t("No games yet: try `{command} play`.", command=COMMANDS[game])
+            return lang.t("No games yet: try `{command} play`.", command=BOARDS[game].command)
         return lang.t("No games yet.")
 
     def told(record: str, own: Msg, named: Msg) -> str:
@@ -257,7 +258,7 @@ def leaderboard_embed(
     shown as mentions (names, for whoever can see them), and nobody is pinged.
     ``wins_by_level``: the caller's wins at each level, for the ranking by wins (which
     counts the learning level only: the others are said beside their own count)."""
-    command = COMMANDS[game]
+    command = BOARDS[game].command
     lines = [standing_line(row, by, lang) for row in top] or [
         lang.t(
             "Nobody yet. Play `{command} play`: every game I lose teaches me something.",

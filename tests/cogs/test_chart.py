@@ -10,7 +10,7 @@ from cogs import chart
 from data import Store
 from engine import Mark
 from gameflow import CurvePoint
-from gameflow.game import TITLES
+from gameflow.game import BOARDS
 from i18n import ENGLISH, LANGUAGES
 from tests.cogs.test_games import play_line
 
@@ -325,7 +325,7 @@ def laid_out(lang) -> list[list[float]]:
     title = lang.t(
         "{game}: how I learned in {server}",
         server="The Friday Night Board Game Club",
-        game=lang.say(TITLES["connect4"]),
+        game=lang.say(BOARDS["connect4"].title),
     )
     widths = []
     for figure in (
@@ -385,7 +385,7 @@ def test_the_last_point_and_a_reset_at_the_current_game_are_inside_the_frame():
 
 def test_the_title_never_breaks_inside_the_games_name():
     lang = LANGUAGES["fr"]
-    name = lang.say(TITLES["connect4-7x6"])
+    name = lang.say(BOARDS["connect4-7x6"].title)
     title = lang.t(
         "{game}: how I learned in {server}", server="Le club du vendredi soir", game=name
     )

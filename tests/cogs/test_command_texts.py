@@ -12,7 +12,7 @@ import engine
 from cogs import FACES, Admin, game_group
 from cogs.admin import GAME_CHOICES
 from cogs.connect4 import CONNECT4
-from gameflow.game import TITLES
+from gameflow.game import BOARDS
 from i18n.extract import ROOT, in_commands, messages
 
 
@@ -38,7 +38,7 @@ def test_the_extractor_finds_every_text_the_commands_send_and_no_other():
     assert len(sent) > 60
     assert read <= sent  # nothing the commands do not say (a single board has no choice)
     # the rest are the game titles the admin commands offer, marked where they are said
-    assert sent - read == {str(title) for title in TITLES.values()}
+    assert sent - read == {str(board.title) for board in BOARDS.values()}
     assert sent <= {m.text for m in messages()}
     assert {"7x6", "4x4", "5x4"} <= read and "3x3" not in read
 

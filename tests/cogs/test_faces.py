@@ -7,14 +7,14 @@ from __future__ import annotations
 from cogs import FACES, game_group
 from cogs.faces import GAME_NAMES
 from engine import GAMES
-from gameflow import COMMANDS
+from gameflow import BOARDS
 
 
 def test_every_game_the_engine_plays_has_one_face_naming_its_command():
     assert sorted(GAME_NAMES) == sorted(GAMES)  # each once
     for face in FACES:
         for game in face.boards.values():
-            assert COMMANDS[game] == face.command  # what messages tell members to type
+            assert BOARDS[game].command == face.command  # what messages tell members to type
 
 
 def test_each_face_gets_its_own_group_with_the_shared_commands_then_its_extras():
