@@ -25,11 +25,19 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs import Admin, Table
-from cogs.pictures import Pictures
-from cogs.puzzles import PuzzleDesk
-from cogs.replies import NOTHING_CHANGED, Refusal, past_deadline, refuse
-from cogs.translator import CatalogTranslator
+from cogs.admin.cog import Admin
+from cogs.brain.cog import Brain
+from cogs.commands import Features, game_groups
+from cogs.pictures.process import Pictures
+from cogs.play.cog import Play
+from cogs.play.posts import BoardPosts
+from cogs.puzzles.cog import PuzzleDesk
+from cogs.replays.cog import Replays
+from cogs.scores.cog import Scores
+from cogs.servers.cog import Servers
+from cogs.utils.posting import PostingLimit
+from cogs.utils.replies import NOTHING_CHANGED, Refusal, past_deadline, refuse
+from cogs.utils.translator import CatalogTranslator
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameService
 from gameflow.config import HOME, ConfigError, Settings
@@ -82,7 +90,7 @@ class ApologeticTree(discord.app_commands.CommandTree):
             await refuse(interaction, NOTHING_CHANGED)
 
 
-class TicTacToeBot(commands.AutoShardedBot):
+class LearningBot(commands.AutoShardedBot):
     """Sharded, as Discord requires past 2,500 servers: one process runs the shards
     Discord recommends, or (with SHARD_COUNT and SHARD_IDS) its part of a cluster."""
 
@@ -134,16 +142,25 @@ class TicTacToeBot(commands.AutoShardedBot):
             shards=self.settings.shards,
         )
         self.resumed = len(await self.service.load())
-        table = Table(  # every game's commands, from cogs.faces
-            self,
-            self.service,
-            self.settings.sweep_seconds,
-            posts_per_minute=self.settings.public_posts_per_minute,
-            pictures=self.pictures,
+        # what features share, given to each that needs it: the posting limit and a
+        # game's live board
+        posting = PostingLimit(self.settings.public_posts_per_minute)
+        boards = BoardPosts(self, self.service)
+        features = Features(
+            play=Play(self, self.service, posting, boards, self.settings.sweep_seconds),
+            brain=Brain(self.service),
+            scores=Scores(self.service, posting, self.pictures),
+            replays=Replays(self, self.service, posting, self.pictures),
+            puzzles=PuzzleDesk(self, self.service, posting),
+            servers=Servers(self, self.service),
         )
-        await self.add_cog(table)
-        await self.add_cog(Admin(self, self.service))
-        await self.add_cog(PuzzleDesk(self, self.service))
+        for feature in vars(features).values():
+            await self.add_cog(feature)
+        # the order Discord lists them in, and the sync digest hashes: /ttt, /connect4, then
+        # /ttt-admin (a group cog's commands join the tree as it is added)
+        for group in game_groups(features):
+            self.tree.add_command(group)
+        await self.add_cog(Admin(self, self.service, boards))
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
 
@@ -213,14 +230,14 @@ class TicTacToeBot(commands.AutoShardedBot):
             self.store = None
 
 
-def create_bot(*, force_sync: bool = False, env: Mapping[str, str] | None = None) -> TicTacToeBot:
+def create_bot(*, force_sync: bool = False, env: Mapping[str, str] | None = None) -> LearningBot:
     """The configured bot, built from the environment (and ``.env``), not yet connected.
 
     Only the ``.env`` in the bot's home is read, never one found by searching upwards, and
     the environment wins over it.
     """
     load_dotenv(HOME / ".env")
-    return TicTacToeBot(Settings.from_env(env), force_sync=force_sync)
+    return LearningBot(Settings.from_env(env), force_sync=force_sync)
 
 
 def freeze_start_up_objects() -> None:

@@ -126,7 +126,7 @@ def curve_point_costs(games: int = 3000, seed: int = 1) -> tuple[int, float, flo
 def chart_costs(points: int = 500, repeats: int = 5) -> tuple[float, float]:
     """Drawing the curve's picture: the first time (matplotlib's import included) and
     the median of ``repeats`` more, in ms, for a curve of ``points`` points."""
-    from cogs import chart
+    from cogs.pictures import chart
     from gameflow import CurvePoint
 
     curve = [
@@ -206,7 +206,7 @@ async def replay_costs(history: int, asks: int = 2000, seed: int = 1) -> dict:
     the longest loop stall over all of them."""
     from bench.loop import StallProbe
     from bot import freeze_start_up_objects
-    from cogs.render.replay import history_embed, history_view, replay_embed, replay_view
+    from cogs.replays.render import history_embed, history_view, replay_embed, replay_view
     from i18n import ENGLISH
 
     with tempfile.TemporaryDirectory() as folder:

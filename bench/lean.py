@@ -132,7 +132,7 @@ runpy.run_path(os.environ.get("BENCH_SCRIPT", sys.argv[0]), run_name="__main__")
 FLOOR_CLIENT = """
 import os, discord
 from discord import app_commands
-from cogs.render import board_embed, board_view
+from cogs.play.render import board_embed, board_view
 from engine import Mark
 from gameflow import Game, Turn
 game = Game(1, 1, 1, 1, Mark.O, (4, 0), "running", None, 0.0)

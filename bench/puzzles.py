@@ -158,7 +158,7 @@ async def posing_costs(
     """Posing puzzles on a server of ``facts_wanted`` facts (see the module's docstring)."""
     from bench.loop import StallProbe
     from bot import freeze_start_up_objects
-    from cogs.render.puzzle import columns_view, puzzle_embed
+    from cogs.puzzles.render import columns_view, puzzle_embed
     from gameflow.memories import classic_facts
     from i18n import ENGLISH
 

@@ -1,8 +1,5 @@
-"""The Discord face: slash commands, buttons and rendering. Game logic lives in gameflow."""
-
-from .admin import Admin
-from .faces import FACES
-from .game_commands import game_group
-from .table import Table
-
-__all__ = ["FACES", "Admin", "Table", "game_group"]
+"""The Discord face, a package per feature: ``play``, ``replays``, ``scores``, ``puzzles``,
+``brain``, ``admin``, ``servers`` and ``pictures``, over ``utils`` (what every feature
+shares). ``commands`` declares ``/ttt`` and ``/connect4``, each subcommand one line into
+its feature; ``bot.py`` builds the features and hands each what it shares with others.
+Thin: parse the interaction, call the game flow, render the reply."""

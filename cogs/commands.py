@@ -1,7 +1,8 @@
-"""One game's slash commands, written once for every game: :class:`GameFace` declares what
-differs (the group's name, texts, the move's option name, the boards, extra commands), and
-:func:`game_group` writes the commands, each one line into what every game shares (the
-``TicTacToe`` cog, :class:`cogs.table.Table`).
+"""``/ttt`` and ``/connect4``, declared once: :class:`GameFace` declares what differs between
+the groups (the group's name, texts, the move's option name, extra commands; the boards
+are the game flow's, :data:`gameflow.game.BOARDS`), and :func:`game_group` writes the
+commands in the order Discord lists them, each one line into its feature
+(:class:`Features`).
 
 The commands are made per game as instances and ``add_command``, never as subclasses of
 ``app_commands.Group``: discord.py collects a Group subclass's commands once, from the first
@@ -13,20 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import discord
 from discord import app_commands
 
-from gameflow import GameService
-from gameflow.game import BOARDS
+from cogs.brain.cog import Brain
+from cogs.play.cog import Play
+from cogs.puzzles.cog import PuzzleDesk
+from cogs.replays.cog import Replays, show_history
+from cogs.scores.cog import Scores
+from cogs.servers.cog import Servers
+from cogs.utils.replies import Refusal
+from gameflow.game import BOARDS, boards_of
 from gameflow.puzzles import PUZZLE_GAMES
 from i18n import N_, Msg
-
-from .challenges import ChallengeDesk
-from .questions import Questions
-from .replays import show_history
-from .replies import Refusal
 
 Choice = app_commands.Choice
 # Each choice says what it means in the picker, in the member's language: a bare value
@@ -56,45 +57,16 @@ INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 
-class Host(Protocol):
-    """What a game's commands call: the cog every game shares (:class:`cogs.table.Table`)."""
+@dataclass(frozen=True)
+class Features:
+    """The features the commands lead into: each subcommand is one line into one of them."""
 
-    service: GameService
-    questions: Questions
-    challenges: ChallengeDesk
-
-    async def may_post(self, interaction: discord.Interaction) -> bool: ...
-
-    async def start_game(
-        self, interaction: discord.Interaction, first: str, game: str, level: str = "learning"
-    ) -> None: ...
-
-    async def play_move(
-        self, interaction: discord.Interaction, number: int, command: str
-    ) -> None: ...
-
-    def legal_choices(
-        self, interaction: discord.Interaction, current: str | int, command: str
-    ) -> list[app_commands.Choice[int]]: ...
-
-    async def resign_game(self, interaction: discord.Interaction, command: str) -> None: ...
-
-    async def show_board(self, interaction: discord.Interaction, command: str) -> None: ...
-
-    async def show_brain(
-        self, interaction: discord.Interaction, moves: str | None, game_name: str
-    ) -> None: ...
-
-    async def show_leaderboard(
-        self, interaction: discord.Interaction, by: str, game: str
-    ) -> None: ...
-
-    async def show_stats(
-        self,
-        interaction: discord.Interaction,
-        game: str,
-        member: discord.User | discord.Member | None = None,
-    ) -> None: ...
+    play: Play
+    brain: Brain
+    scores: Scores
+    replays: Replays
+    puzzles: PuzzleDesk
+    servers: Servers
 
 
 @dataclass(frozen=True)
@@ -113,7 +85,7 @@ class GameFace:
     boards: Mapping[str, str]
     move: str
     texts: Mapping[str, str]
-    extras: Callable[[Host], list[app_commands.Command]] = field(default=lambda table: [])
+    extras: Callable[[Features], list[app_commands.Command]] = field(default=lambda features: [])
     title: Msg | None = None  # every board's games together, as a history names them
 
     @property
@@ -121,7 +93,7 @@ class GameFace:
         return f"/{self.group}"
 
 
-def game_group(face: GameFace, table: Host) -> app_commands.Group:
+def game_group(face: GameFace, features: Features) -> app_commands.Group:
     """``/<face.group>``: play, challenge, move, resign, board, brain, leaderboard, stats,
     history, then the face's extras, in that order (the order Discord shows and the sync
     digest hashes)."""
@@ -178,10 +150,10 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         )
 
     async def leaderboard_of(interaction: discord.Interaction, by: str, game: str) -> None:
-        if by == "puzzles":  # the puzzle records: their own cog's
-            await interaction.client.get_cog("Puzzles").show_leaderboard(interaction, game)
+        if by == "puzzles":  # the puzzle records: their own feature's
+            await features.puzzles.show_leaderboard(interaction, game)
         else:
-            await table.show_leaderboard(interaction, by, game)
+            await features.scores.show_leaderboard(interaction, by, game)
 
     stats_options = app_commands.describe(
         member="Whose record to show beside the server's (yours if left out)"
@@ -194,7 +166,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         async def play(
             interaction: discord.Interaction, first: str = "me", level: str = "learning"
         ) -> None:
-            await table.start_game(interaction, first, game, level)
+            await features.play.start_game(interaction, first, game, level)
 
         @challenge_command
         @challenge_options
@@ -203,8 +175,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             opponent: discord.User | None = None,  # a Member when in this server
             first: str = "random",
         ) -> None:
-            if await table.may_post(interaction):
-                await table.challenges.issue(interaction, opponent, first, game)
+            await features.play.challenge(interaction, opponent, first, game)
 
     else:
 
@@ -218,7 +189,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             board: str = choices[0].value,
             level: str = "learning",
         ) -> None:
-            await table.start_game(interaction, first, board_game(board), level)
+            await features.play.start_game(interaction, first, board_game(board), level)
 
         @challenge_command
         @challenge_options
@@ -230,37 +201,36 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             first: str = "random",
             board: str = choices[0].value,
         ) -> None:
-            if await table.may_post(interaction):
-                await table.challenges.issue(interaction, opponent, first, board_game(board))
+            await features.play.challenge(interaction, opponent, first, board_game(board))
 
     @group.command(name="move", description=texts["move"])
     @app_commands.rename(number=face.move)
     @app_commands.describe(number=texts["move.number"])
     async def move(interaction: discord.Interaction, number: int) -> None:
-        await table.play_move(interaction, number, command)
+        await features.play.play_move(interaction, number, command)
 
     @move.autocomplete("number")
     async def legal_moves(
         interaction: discord.Interaction, current: str | int
     ) -> list[app_commands.Choice[int]]:
-        return table.legal_choices(interaction, current, command)
+        return features.play.legal_choices(interaction, current, command)
 
     @group.command(name="resign", description="Give up the game you are playing in this channel")
     async def resign(interaction: discord.Interaction) -> None:
-        await table.resign_game(interaction, command)
+        await features.play.resign_game(interaction, command)
 
     @group.command(
         name="board", description="Show this channel's game again, at the bottom of the chat"
     )
     async def show_board(interaction: discord.Interaction) -> None:
-        await table.show_board(interaction, command)
+        await features.play.show_board(interaction, command)
 
     if len(boards) == 1:
 
         @brain_command
         @app_commands.describe(moves=texts["brain.moves"])
         async def brain(interaction: discord.Interaction, moves: str | None = None) -> None:
-            await table.show_brain(interaction, moves, game)
+            await features.brain.show_brain(interaction, moves, game)
 
         @group.command(name="leaderboard", description=texts["leaderboard"])
         @leaderboard_options
@@ -272,7 +242,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         async def stats(
             interaction: discord.Interaction, member: discord.User | None = None
         ) -> None:
-            await table.show_stats(interaction, game, member)
+            await features.scores.show_stats(interaction, game, member)
 
     else:
 
@@ -284,7 +254,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             moves: str | None = None,
             board: str = choices[0].value,
         ) -> None:
-            await table.show_brain(interaction, moves, board_game(board))
+            await features.brain.show_brain(interaction, moves, board_game(board))
 
         @group.command(name="leaderboard", description=texts["leaderboard"])
         @leaderboard_options
@@ -306,7 +276,7 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             board: str = choices[0].value,
             member: discord.User | None = None,
         ) -> None:
-            await table.show_stats(interaction, board_game(board), member)
+            await features.scores.show_stats(interaction, board_game(board), member)
 
     history_command = group.command(
         name="history",
@@ -321,7 +291,9 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
         async def history(
             interaction: discord.Interaction, member: discord.User | None = None
         ) -> None:
-            await show_history(table.service, interaction, member, (game,), BOARDS[game].title)
+            await show_history(
+                features.replays.service, interaction, member, (game,), BOARDS[game].title
+            )
 
     else:
 
@@ -337,11 +309,101 @@ def game_group(face: GameFace, table: Host) -> app_commands.Group:
             if board is None:  # every board
                 played = tuple(boards.values())
                 title = face.title or BOARDS[game].title
-                await show_history(table.service, interaction, member, played, title)
+                await show_history(features.replays.service, interaction, member, played, title)
                 return
             played = board_game(board)
-            await show_history(table.service, interaction, member, (played,), BOARDS[played].title)
+            await show_history(
+                features.replays.service, interaction, member, (played,), BOARDS[played].title
+            )
 
-    for extra in face.extras(table):
+    for extra in face.extras(features):
         group.add_command(extra)
     return group
+
+
+def ttt_extras(features: Features) -> list[app_commands.Command]:
+    @app_commands.command(
+        name="help", description="How to play me, and how I learn (only you see it)"
+    )
+    async def help_command(interaction: discord.Interaction) -> None:
+        await features.servers.show_help(interaction)
+
+    @app_commands.command(
+        name="forget-me",
+        description="Delete your games and records here, of tic-tac-toe and Connect Four",
+    )
+    async def forget_me(interaction: discord.Interaction) -> None:
+        await features.servers.ask_to_forget(interaction)
+
+    return [help_command, forget_me]
+
+
+TTT = GameFace(
+    group="ttt",
+    about="Play tic-tac-toe against a bot that learns from its losses",
+    boards=boards_of("/ttt"),
+    move="cell",
+    texts={
+        "play": "Challenge me to a game of tic-tac-toe in this channel",
+        "move": "Play a cell: 1 2 3 on the top row, 7 8 9 on the bottom",
+        "move.number": "The cell to play, from 1 (top left) to 9 (bottom right)",
+        "brain.moves": "Cells in play order, such as 5 1 9 (the channel's game if left out)",
+        "leaderboard": "Who taught me most in this server, or beat me most",
+        "stats": "This server's record against me, and yours",
+    },
+    extras=ttt_extras,
+)
+
+# Connect Four: the classic 7×6 board (the default) or a mini, 4×4 or 5×4. The texts that
+# list the boards are written out, for the translators (a test checks that they name
+# every board and its width).
+CONNECT4_BOARDS = boards_of("/connect4")
+# the boards with puzzles (the classic board's: see gameflow.puzzles)
+PUZZLE_BOARDS = [
+    app_commands.Choice(name=size, value=size)
+    for size, game in CONNECT4_BOARDS.items()
+    if game in PUZZLE_GAMES
+]
+
+
+def connect4_extras(features: Features) -> list[app_commands.Command]:
+    @app_commands.command(
+        name="puzzle",
+        description="A puzzle from this server's games: find the only winning column "
+        "(only you see it)",
+    )
+    @app_commands.describe(board="The board: 7x6, the classic board (the minis have none)")
+    @app_commands.choices(board=PUZZLE_BOARDS)
+    async def puzzle(interaction: discord.Interaction, board: str = PUZZLE_BOARDS[0].value) -> None:
+        await features.puzzles.pose(interaction, CONNECT4_BOARDS.get(board, board))
+
+    return [puzzle]
+
+
+CONNECT4 = GameFace(
+    group="connect4",
+    about="Play Connect Four against a bot that learns from its losses",
+    boards=CONNECT4_BOARDS,
+    move="column",
+    texts={
+        "play": "Challenge me to a game of Connect Four in this channel",
+        "play.board": "7x6 (the default, the classic board), or a mini: 4x4 or 5x4",
+        "board": "7x6 (the default, the classic board), or a mini: 4x4 or 5x4",
+        "move": "Drop a stone in a column: 1 is the leftmost",
+        "move.number": "The column, from 1 (left) to 7 on 7x6, 4 on 4x4, 5 on 5x4",
+        "brain.moves": "Columns in play order, such as 4 4 3 (the channel's game if left out)",
+        "brain.board": "7x6 (the default, the classic board), or a mini: 4x4 or 5x4, for moves",
+        "leaderboard": "Who taught me most Connect Four here, or beat me most",
+        "stats": "This server's Connect Four record against me, and yours",
+        "history.board": "Which board's games (every board if left out)",
+    },
+    title=N_("Connect Four, every board"),
+    extras=connect4_extras,
+)
+
+FACES = (TTT, CONNECT4)  # in the order Discord lists them
+
+
+def game_groups(features: Features) -> list[app_commands.Group]:
+    """Every game's group, in the order Discord lists them: ``/ttt``, then ``/connect4``."""
+    return [game_group(face, features) for face in FACES]

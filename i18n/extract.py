@@ -34,8 +34,9 @@ MARKERS = {"N_": 1, "Nn_": 2, "t": 1, "tn": 2}  # function name: how many texts 
 COMMANDS = "cogs"  # where the slash commands are declared
 # The calls that declare a slash command's texts, and which of their keywords hold texts
 # (None: every one): discord.py's (app_commands.command, Group, describe, Choice; a
-# GroupCog's group_description is a class keyword), and cogs.game_commands.GameFace's.
-# Its boards' keys are the choices of its board option (a single board gives none).
+# GroupCog's group_description is a class keyword), and cogs.commands.GameFace's.
+# A group's boards are the choices of its board option (a single board gives none): read
+# from the game flow's records of them (BOARDS in gameflow/game.py).
 DECLARING = {
     "command": {"description"},
     "Group": {"description"},
@@ -111,6 +112,26 @@ def in_commands(root: Path = ROOT) -> Iterator[Message]:
                     value = named.get(value.id, value)
                 for text in _texts(keyword.arg, value):
                     yield Message(text.value, places=[(where, text.lineno)], command=True)
+    if (root / BOARD_RECORDS).exists():
+        yield from board_choices(root)
+
+
+BOARD_RECORDS = "gameflow/game.py"
+
+
+def board_choices(root: Path = ROOT) -> Iterator[Message]:
+    """Each board's size as members pick it (``7x6``), where its command group has several
+    boards: ``BoardRecord(game, size, command, …)`` as :data:`BOARD_RECORDS` writes them."""
+    path = root / BOARD_RECORDS
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    groups: dict[str, list[ast.Constant]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _name(node) == "BoardRecord":
+            _game, size, command = node.args[:3]
+            groups.setdefault(command.value, []).append(size)
+    for sizes in groups.values():
+        for size in sizes if len(sizes) > 1 else ():
+            yield Message(size.value, places=[(BOARD_RECORDS, size.lineno)], command=True)
 
 
 def _declaring(node: ast.AST) -> list[ast.keyword]:

@@ -8,13 +8,13 @@ import sys
 import textwrap
 
 import engine
-from cogs.faces import FACES
 from gameflow import GameError
+from gameflow.game import BOARDS as RECORDS
 
 PLAYER = 0  # the person at the terminal
 # Each board by the name Discord gives it (`/connect4 play board: 7x6`), and its game:
 # the same name is the same board in both. Tic-tac-toe's one board is 3x3, the default.
-BOARDS = {size: game for face in FACES for size, game in face.boards.items()}
+BOARDS = {record.size: game for game, record in RECORDS.items()}
 SIZES = {game: size for size, game in BOARDS.items()}
 DEFAULT_BOARD = "3x3"
 

@@ -38,7 +38,7 @@ def object_of(subject: str) -> str:
     return "me" if subject == "I" else subject
 
 
-# how a game ended for the person at the terminal (cogs.render.replay.outcome_for)
+# how a game ended for the person at the terminal (gameflow.words.outcome_for)
 OUTCOMES = {
     "won": "you won",
     "lost": "you lost",

@@ -3,7 +3,7 @@ as a person reads it: its stones, and what it says under "Looking back"."""
 
 from __future__ import annotations
 
-from cogs.boards import EMPTY_HOLE, LAST, WINNING, ConnectFourLook
+from cogs.utils.boards import EMPTY_HOLE, LAST, WINNING, ConnectFourLook
 from engine import Mark
 
 STONES = {

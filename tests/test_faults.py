@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from cogs.render import COLOURS
+from cogs.utils.render import COLOURS
 from engine.tictactoe import replay
 from tests.fakediscord import (
     RESPONSE_DEADLINE,

@@ -1,7 +1,7 @@
 """The terminal speaks as Discord does (issue 32): a board has the same name in both, an old
 name says what replaced it, and every error wraps between words at the terminal's width."""
 
-from cogs.connect4 import BOARDS as CONNECT4_BOARDS
+from cogs.commands import CONNECT4_BOARDS
 from terminal.common import BOARDS
 from tests.test_terminal import one_message, terminal
 

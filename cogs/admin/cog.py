@@ -9,31 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.admin.render import brain_change_text, memory_file_name, settings_embed
+from cogs.admin.training import Trainings
+from cogs.play.posts import BoardPosts
+from cogs.puzzles.render import daily_field
+from cogs.utils.boards import look_of
+from cogs.utils.questions import AnswerButton, Question, Questions
+from cogs.utils.replies import CheckingShown, answer, in_time, private, refuse, update
+from cogs.utils.server_tools import ChannelId, manager
 from gameflow import GameError, GameService, ImportPlan
 from gameflow.brain import check_file_size
 from gameflow.game import BOARDS
 from i18n import N_, Nn_
-
-from .admin_training import CancelTrainingButton, Trainings
-from .boards import look_of
-from .faces import GAME_NAMES
-from .questions import AnswerButton, Questions
-from .render import (
-    brain_change_text,
-    memory_file_name,
-    settings_embed,
-)
-from .render.puzzle import daily_field
-from .replies import (
-    CheckingShown,
-    answer,
-    in_time,
-    private,
-    refuse,
-    update,
-)
-from .server_tools import ChannelId, manager
-from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +28,7 @@ TICTACTOE = "tictactoe"
 # the memories an admin command may work on: each game's, per server
 GAME_CHOICES = [
     app_commands.Choice(name=str(look_of(game).title), value=game)  # translated on sync
-    for game in GAME_NAMES
+    for game in BOARDS
 ]
 
 
@@ -56,6 +43,26 @@ OPPONENTS = [
     app_commands.Choice(name="self-play: I play both sides", value="self"),
     app_commands.Choice(name="a teacher who plays the lines that beat me", value="teacher"),
 ]
+
+# the questions before what cannot be undone (their buttons: cogs.utils.questions)
+QUESTIONS = {
+    "reset": Question(
+        None,
+        N_("Cancelled: I forgot nothing."),
+        N_("No answer in time: I forgot nothing."),
+    ),
+    "import": Question(
+        N_("Import"),
+        N_("Cancelled: nothing was imported."),
+        N_("No answer in time: nothing was imported."),
+        harmless=frozenset({"merge"}),  # adds lessons, destroys none
+    ),
+    "erase": Question(
+        N_("Delete everything"),
+        N_("Cancelled: nothing was deleted."),
+        N_("No answer in time: nothing was deleted."),
+    ),
+}
 
 BOTH_DAILY = N_(
     "Give either `daily_puzzle` (a channel) or `no_daily_puzzle`, not both: nothing was changed."
@@ -79,21 +86,22 @@ class Admin(
     group_name="ttt-admin",
     group_description="Manage the tic-tac-toe bot in this server",
 ):
-    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+    def __init__(self, bot: commands.Bot, service: GameService, boards: BoardPosts) -> None:
         self.bot = bot
         self.service = service
-        self.questions = Questions()
+        self.boards = boards  # a game ended by hand: its live board redrawn
+        self.questions = Questions(QUESTIONS, self.on_answer)
         self.trainings = Trainings(bot, service)  # their progress messages and Cancel
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(AnswerButton, CancelTrainingButton)
+        self.bot.add_dynamic_items(self.questions.button, self.trainings.button)
         await self.trainings.load()
 
     async def cog_unload(self) -> None:
         self.questions.close()
         self.trainings.close()
-        self.bot.remove_dynamic_items(AnswerButton, CancelTrainingButton)
+        self.bot.remove_dynamic_items(self.questions.button, self.trainings.button)
 
     # --- commands -----------------------------------------------------------------
     @app_commands.command(description="Forget what I learned of one game in this server")
@@ -287,7 +295,7 @@ class Admin(
             await refuse(interaction, BOTH_DAILY)
             return
         guild_id = interaction.guild_id
-        puzzles = self.bot.get_cog("Puzzles").puzzles
+        puzzles = self.service.puzzles
 
         async def changed():
             # the other settings first: if one is refused, the daily puzzle stays as it was
@@ -355,8 +363,7 @@ class Admin(
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        games: Table = self.bot.get_cog("TicTacToe")
-        await games.retire(
+        await self.boards.retire(
             turn,
             N_(
                 "🛑 {moderator} ended {player}'s game. Nothing was learned from it. "

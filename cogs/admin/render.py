@@ -8,13 +8,12 @@ import re
 
 import discord
 
+from cogs.utils.boards import look_of
+from cogs.utils.render import NEUTRAL, TICTACTOE, duration_text
 from engine import Mark
 from gameflow import BrainFigures, GuildSettings, TrainingProgress, TrainingRecord, channel_list
 from gameflow.words import mention
 from i18n import ENGLISH, N_, Language
-
-from ..boards import look_of
-from .common import NEUTRAL, TICTACTOE, duration_text
 
 
 def brain_change_text(

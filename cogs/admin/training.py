@@ -10,13 +10,13 @@ import re
 import discord
 from discord.ext import commands, tasks
 
+from cogs.admin.render import interrupted_training_embed, training_embed
+from cogs.utils.items import bound
+from cogs.utils.replies import acknowledge, answer, in_time, public, refuse, server_language
+from cogs.utils.server_tools import manager
+from cogs.utils.ticks import Ticks
 from gameflow import GameService, TrainingRun
 from i18n import N_, Language
-
-from .render import interrupted_training_embed, training_embed
-from .replies import acknowledge, answer, in_time, public, refuse, server_language
-from .server_tools import manager
-from .ticks import Ticks
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ class CancelTrainingButton(
 ):
     """Stops a training; any admin may press it, also after a restart (it then says the
     run is no longer going)."""
+
+    trainings: Trainings  # bound by the trainings (cogs.utils.items.bound)
 
     def __init__(self, run_id: int) -> None:
         super().__init__(
@@ -47,13 +49,13 @@ class CancelTrainingButton(
         return await manager(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        trainings: Trainings = interaction.client.get_cog("Admin").trainings
-        await trainings.cancel(interaction, self.run_id)
+        await self.trainings.cancel(interaction, self.run_id)
 
 
-def cancel_view(run_id: int, lang: Language) -> discord.ui.View:
+def cancel_view(run_id: int, button: type[CancelTrainingButton], lang: Language) -> discord.ui.View:
+    """A training's Cancel; ``button``: its trainings' own (:attr:`Trainings.button`)."""
     view = discord.ui.View(timeout=None)
-    button = CancelTrainingButton(run_id)
+    button = button(run_id)
     button.item.label = lang.t("Cancel training")
     view.add_item(button)
     return view
@@ -68,6 +70,7 @@ class Trainings:
         # run -> its progress message, and the language it speaks (the server's)
         self._shown: dict[TrainingRun, tuple[discord.PartialMessage, Language]] = {}
         self._showing = Ticks(name="showing trainings")  # in the log only
+        self.button = bound(CancelTrainingButton, trainings=self)
 
     async def load(self) -> None:
         await self._report_interrupted()
@@ -99,7 +102,7 @@ class Trainings:
             message_id = await answer(
                 interaction,
                 embed=training_embed(run.progress(), lang),
-                view=cancel_view(run.run_id, lang),
+                view=cancel_view(run.run_id, self.button, lang),
             )
             await self.service.trainer.attach_message(run, message_id)
             run.start()
@@ -128,7 +131,7 @@ class Trainings:
             try:
                 await message.edit(
                     embed=training_embed(progress, lang),
-                    view=cancel_view(run.run_id, lang) if running else None,
+                    view=cancel_view(run.run_id, self.button, lang) if running else None,
                 )
             except discord.HTTPException as error:  # deleted, or no access: it trains on
                 log.warning("could not show training %s: %s", run.run_id, error)

@@ -17,13 +17,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from cogs.pictures.fonts import drawable, japanese_font_file
+from cogs.pictures.process import Pictures
 from gameflow import CurvePoint
 from gameflow.game import BOARDS
 from gameflow.scores import RECENT
 from i18n import ENGLISH, Language
-
-from .fonts import drawable, japanese_font_file
-from .pictures import Pictures
 
 FILE_NAME = "learning-curve.png"
 # 1200 × 1500 pixels, taller than wide: an embed shows it whole, and scaled to a phone's

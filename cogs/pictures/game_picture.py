@@ -25,11 +25,10 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
+from cogs.pictures.fonts import charmap, drawable, font_files
+from cogs.utils.boards import look_of
 from gameflow.game import BOARDS
 from i18n import ENGLISH, N_, Language, Msg, language
-
-from .boards import look_of
-from .fonts import charmap, drawable, font_files
 
 FILE_NAME = "game.png"
 LEGEND = N_("Move {number} taught me a lesson.")  # beside a ring like the lesson's

@@ -40,7 +40,7 @@ STUCK_SECONDS = 5.0
 # process is taken to be stuck, and replaced
 START_SECONDS = 60.0
 # the modules whose functions are drawn: imported at the start, not at the first picture
-DRAWING_MODULES = ("cogs.chart", "cogs.game_picture")
+DRAWING_MODULES = ("cogs.pictures.chart", "cogs.pictures.game_picture")
 
 
 class TooSlow(Exception):

@@ -15,15 +15,16 @@ import re
 
 import discord
 
+from cogs.play.render import board_embed, board_view
+from cogs.utils.boards import look_of
+from cogs.utils.items import bound
+from cogs.utils.places import bot_is_here
+from cogs.utils.render import NEUTRAL
+from cogs.utils.replies import answer, in_time, public, refuse, server_language, show, update
 from engine import Mark
 from gameflow import BOARDS, CHALLENGE_SECONDS, ChallengeRecord, GameService
 from gameflow.errors import StoreBusyError, StoreUnavailableError
 from i18n import ENGLISH, N_, Language
-
-from .boards import look_of
-from .places import bot_is_here
-from .render import NEUTRAL, board_embed, board_view
-from .replies import answer, in_time, public, refuse, server_language, show, update
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,8 @@ class ChallengeButton(
     challenger). Invitations posted before Withdraw had a button of its own keep working:
     the challenger's "decline" withdraws."""
 
+    desk: ChallengeDesk  # bound by the desk (cogs.utils.items.bound)
+
     def __init__(self, challenge_id: int, answer: str) -> None:
         accept = answer == "accept"
         super().__init__(
@@ -121,20 +124,23 @@ class ChallengeButton(
         return cls(int(match["id"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("TicTacToe").challenges.on_answer(interaction, self)
+        await self.desk.on_answer(interaction, self)
 
 
 LABELS = {"accept": N_("Accept"), "decline": N_("Decline"), "withdraw": N_("Withdraw")}
 
 
-def invitation_view(challenge: ChallengeRecord, lang: Language = ENGLISH) -> discord.ui.View:
-    """Accept and Withdraw on every invitation; Decline too on one for a named member."""
+def invitation_view(
+    challenge: ChallengeRecord, button: type[ChallengeButton], lang: Language = ENGLISH
+) -> discord.ui.View:
+    """Accept and Withdraw on every invitation; Decline too on one for a named member;
+    ``button``: the desk's own (:attr:`ChallengeDesk.button`)."""
     view = discord.ui.View(timeout=None)
     answers = ("accept", "withdraw") if challenge.opponent_id is None else tuple(LABELS)
     for reply in answers:
-        button = ChallengeButton(challenge.id, reply)
-        button.item.label = lang.say(LABELS[reply])
-        view.add_item(button)
+        item = button(challenge.id, reply)
+        item.item.label = lang.say(LABELS[reply])
+        view.add_item(item)
     return view
 
 
@@ -145,6 +151,7 @@ class ChallengeDesk:
         self.bot = bot
         self.service = service
         self._timers: dict[int, asyncio.Task] = {}  # by challenge id: its expiry, on time
+        self.button = bound(ChallengeButton, desk=self)
 
     def start_timers(self) -> None:
         for challenge in self.service.challenges.all():
@@ -247,7 +254,7 @@ class ChallengeDesk:
                     interaction,
                     content=f"<@{opponent.id}>" if opponent is not None else None,
                     embed=invitation_embed(challenge, lang),
-                    view=invitation_view(challenge, lang),
+                    view=invitation_view(challenge, self.button, lang),
                     allowed_mentions=discord.AllowedMentions(
                         everyone=False, roles=False, users=[opponent] if opponent else False
                     ),

@@ -1,37 +1,31 @@
-"""The ``TicTacToe`` cog: what every game's commands share (each game's commands are
-declared in :mod:`cogs.faces`). Here: its set-up, the clicks on any board and Rematch,
-the sweep of idle games and expired invitations. It is built from parts of its own, one
-concern each: :mod:`cogs.game_requests` (what the commands do), :mod:`cogs.board_posts`
-(a game's one live board) and :mod:`cogs.server_events` (the server listeners).
+"""The game in a channel: starting one, a move (a command, or a click on the board), resign,
+the board again, Rematch, and the sweep of idle games and expired invitations. A game's
+one live board is :mod:`cogs.play.posts`, invitations :mod:`cogs.play.challenges`.
 Thin: parse, call the game flow, render the reply.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs.play.challenges import ChallengeDesk
+from cogs.play.posts import BoardPosts
+from cogs.play.render import board_view, cell_click
+from cogs.utils.boards import look_of
+from cogs.utils.items import bound
+from cogs.utils.places import bot_is_here, place
+from cogs.utils.posting import PostingLimit, may_post
+from cogs.utils.render import duration_text
+from cogs.utils.replies import in_time, private, public, server_language, show, update
+from cogs.utils.ticks import Ticks
 from gameflow import GameError, GameService, Turn
+from gameflow.running import no_game_here
 from i18n import N_
-
-from .board_posts import BoardPosts
-from .challenges import ChallengeButton, ChallengeDesk
-from .faces import FACES
-from .game_commands import game_group
-from .game_requests import GameRequests
-from .pictures import Pictures
-from .posting import PostingLimit
-from .questions import AnswerButton, Questions
-from .render import board_view, cell_click, duration_text
-from .replays import DYNAMIC_ITEMS as REPLAY_ITEMS
-from .replies import in_time, public, server_language, show, update
-from .server_events import ServerEvents
-from .ticks import Ticks
-from .ttt import forget_answered
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +35,8 @@ class RematchButton(
 ):
     """A finished board's Rematch (see :func:`cogs.render.play.board_view`): it names its game,
     so it works after a restart."""
+
+    play: Play  # bound by the cog (cogs.utils.items.bound)
 
     def __init__(self, game_id: int) -> None:
         # the label is only what discord.py needs to route a click: boards draw their own
@@ -54,59 +50,132 @@ class RematchButton(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("TicTacToe").on_rematch(interaction, self.game_id)
+        await self.play.on_rematch(interaction, self.game_id)
 
 
-class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacToe"):
-    """What every game's commands share: the game flow, posting and redrawing boards, the
-    clicks on any board, challenges, questions, the sweep of idle games and expired
-    invitations, and the server listeners. Each game's slash commands are added from its
-    face (:data:`cogs.faces.FACES`). Named ``TicTacToe`` as it always was: buttons and
-    questions find it by that name (``get_cog``)."""
+class Play(commands.Cog):
+    """Every game's play, whatever the board: the game flow's moves, a channel's live board
+    (:class:`BoardPosts`, which the admin's end-game redraws too), the invitations
+    (:class:`ChallengeDesk`) and the sweep."""
 
     def __init__(
         self,
         bot: commands.Bot,
         service: GameService,
+        posting: PostingLimit,
+        boards: BoardPosts,
         sweep_seconds: float,
-        *,
-        posts_per_minute: int = 0,
-        pictures: Pictures,
     ) -> None:
         self.bot = bot
         self.service = service
-        self.pictures = pictures
-        self.posting = PostingLimit(posts_per_minute)
-        self._departures_noted = False
+        self.posting = posting
+        self.boards = boards
+        self.challenges = ChallengeDesk(bot, service)
         self.sweep.change_interval(seconds=sweep_seconds)
         self._sweeps = Ticks(name="the timeout sweep")  # in the log only
-        self.questions = Questions()
-        self.challenges = ChallengeDesk(bot, service)
-        self.groups = [game_group(face, self) for face in FACES]
-        self._reviews: set[asyncio.Task] = set()  # final boards waiting for their lesson
+        self.items = (bound(RematchButton, play=self), self.challenges.button)
         super().__init__()
 
     async def cog_load(self) -> None:
-        for group in self.groups:  # in FACES' order: the order Discord lists them in
-            self.bot.tree.add_command(group)
-        self.bot.add_dynamic_items(AnswerButton, ChallengeButton, RematchButton, *REPLAY_ITEMS)
+        self.bot.add_dynamic_items(*self.items)
         self.sweep.start()
         for game_id in self.service.reviews.recovered:  # post-mortems a restart picked up
-            self._later(self._show_recovered_review(game_id))
+            self.boards.later(self.boards.show_recovered_review(game_id))
 
     async def cog_unload(self) -> None:
-        for group in self.groups:
-            self.bot.tree.remove_command(group.name)
         self.sweep.cancel()
         self.challenges.close()
-        self.questions.close()
-        self.bot.remove_dynamic_items(AnswerButton, ChallengeButton, RematchButton, *REPLAY_ITEMS)
-        for task in self._reviews:
-            task.cancel()
+        self.bot.remove_dynamic_items(*self.items)
+        self.boards.close()
 
-    async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
-        """The answer to forget-me's question (the only question of this cog's)."""
-        await forget_answered(self, interaction, button)
+    # --- the commands ------------------------------------------------------------------
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.abc.User | None,
+        first: str,
+        game: str,
+    ) -> None:
+        if await may_post(self.posting, interaction):
+            await self.challenges.issue(interaction, opponent, first, game)
+
+    async def start_game(
+        self, interaction: discord.Interaction, first: str, game: str, level: str = "learning"
+    ) -> None:
+        """A new game's board. Not counted in the posting limit: a channel holds one game
+        at a time, so a new one posts only once the last is over (while one runs, the game
+        flow refuses it), and a game is the bot's very purpose."""
+        turn = await in_time(
+            interaction,
+            self.service.play(
+                place(interaction),
+                interaction.channel_id,
+                interaction.user.id,
+                first,
+                game=game,
+                level=level,
+            ),
+        )
+        if turn is None:
+            return
+        await show(interaction, lambda: self.boards.post(interaction, turn))
+        if interaction.guild_id is not None and not bot_is_here(interaction):
+            try:  # its data stays 30 days after its last game
+                await self.service.servers.played_without_me(interaction.guild_id)
+            except Exception:  # the game is saved; the server's next game notes it again
+                log.warning("could not note a game in server %s", interaction.guild_id)
+
+    async def play_move(self, interaction: discord.Interaction, number: int, command: str) -> None:
+        turn = await in_time(
+            interaction,
+            self.service.move(interaction.channel_id, interaction.user.id, number, command=command),
+        )
+        if turn is not None:
+            await show(interaction, lambda: self.boards.post(interaction, turn))
+
+    def legal_choices(
+        self, interaction: discord.Interaction, current: str | int, command: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete: the moves the member may play now in the channel's game."""
+        game = self.service.running.running_game(interaction.channel_id)
+        if (
+            game is None
+            or game.command != command
+            or game.mark_of(interaction.user.id) is not game.board.turn
+        ):
+            return []
+        look = look_of(game.kind)
+        lang = private(interaction)
+        typed = str(current).strip()  # Discord sends what is typed in a number option as a number
+        return [
+            # "the centre (5)", "column 1": each names its number once
+            app_commands.Choice(name=lang.say(look.where(c)), value=c + 1)
+            for c in sorted(game.board.legal_moves)  # 1 to 7, though 7x6 lists them centre out
+            if str(c + 1).startswith(typed)
+        ]
+
+    async def resign_game(self, interaction: discord.Interaction, command: str) -> None:
+        turn = await in_time(
+            interaction, self.service.resign(interaction.channel_id, interaction.user.id, command)
+        )
+        if turn is not None:
+            await show(interaction, lambda: self.boards.post(interaction, turn))
+
+    async def show_board(self, interaction: discord.Interaction, command: str) -> None:
+        if not await may_post(self.posting, interaction):
+            return
+        turn = await in_time(interaction, self._channel_board(interaction.channel_id, command))
+        if turn is not None:
+            await self.boards.post(interaction, turn)
+
+    async def _channel_board(self, channel_id: int, command: str) -> Turn:
+        """The channel's game as its board shows it: read from the store if this process
+        does not keep it, and its memory's size, which may be read too."""
+        game = await self.service.running.find_game(channel_id)
+        if game is None:
+            raise GameError(no_game_here(command))
+        memory = await self.service.memory(game.guild_id, game.kind)
+        return Turn(game, memory_size=len(memory))
 
     # --- buttons and the clock -------------------------------------------------------
     @commands.Cog.listener()
@@ -163,10 +232,10 @@ class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacTo
         """Redraw the clicked board in place."""
         lang = public(interaction)
         await update(
-            interaction, embed=self._board(turn, lang), view=board_view(turn.game, lang=lang)
+            interaction, embed=self.boards.embed(turn, lang), view=board_view(turn.game, lang=lang)
         )
         if turn.reviewing and interaction.message is not None:
-            self._await_lesson(turn, lang, interaction, interaction.message.id)
+            self.boards.await_lesson(turn, lang, interaction, interaction.message.id)
 
     @tasks.loop(seconds=30)
     async def sweep(self) -> None:
@@ -185,7 +254,7 @@ class Table(GameRequests, BoardPosts, ServerEvents, commands.Cog, name="TicTacTo
         for turn in await self.service.expire_idle():
             lang = server_language(self.bot, turn.game.guild_id)
             idle = duration_text(self.service.settings.timeout_seconds(turn.game.guild_id), lang)
-            await self.retire(
+            await self.boards.retire(
                 turn,
                 N_(
                     "⌛ {player}'s game was abandoned after {time} without a move. Nothing was "

@@ -1,6 +1,6 @@
-"""A game's one live board, for the ``TicTacToe`` cog (:class:`cogs.table.Table`): posted at
-the bottom of the chat in place of the last one, redrawn when the game ends without a
-request in its channel, and on the classic board edited with its post-mortem's lesson."""
+"""A game's one live board: posted at the bottom of the chat in place of the last one,
+redrawn when the game ends without a request in its channel, and on the classic board
+edited with its post-mortem's lesson."""
 
 from __future__ import annotations
 
@@ -11,26 +11,32 @@ from dataclasses import replace
 import discord
 from discord.ext import commands
 
+from cogs.play.render import board_embed, board_view
+from cogs.play.review import add_review, add_rules_only, review_view
+from cogs.utils.places import bot_is_here
+from cogs.utils.replies import answer, public, server_language
 from gameflow import GameService, Turn
 from gameflow.reviews import ReviewOutcome
 from i18n import Language, Msg, language
-
-from .places import bot_is_here
-from .render import board_embed, board_view
-from .render.review import add_review, add_rules_only, review_view
-from .replies import answer, public, server_language
 
 log = logging.getLogger(__name__)
 
 
 class BoardPosts:
-    """Part of :class:`cogs.table.Table`: what it needs of the cog is declared below."""
+    """A game's one live board in its channel: posted, redrawn, retired, and edited with its
+    post-mortem's lesson. Given to every feature that shows or ends a game (play, admin's
+    end-game)."""
 
-    bot: commands.Bot
-    service: GameService
-    _reviews: set[asyncio.Task]  # final boards waiting for their lesson
+    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        self._reviews: set[asyncio.Task] = set()  # final boards waiting for their lesson
 
-    async def _post_board(self, interaction: discord.Interaction, turn: Turn) -> None:
+    def close(self) -> None:
+        for task in self._reviews:
+            task.cancel()
+
+    async def post(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Answer with the game's board at the bottom of the chat, and delete the board
         it replaces: one live board per game, and never an old one showing a stale game.
 
@@ -39,10 +45,10 @@ class BoardPosts:
         """
         lang = public(interaction)
         message_id = await answer(
-            interaction, embed=self._board(turn, lang), view=board_view(turn.game, lang=lang)
+            interaction, embed=self.embed(turn, lang), view=board_view(turn.game, lang=lang)
         )
         if turn.reviewing and message_id is not None:
-            self._await_lesson(turn, lang, interaction, message_id)
+            self.await_lesson(turn, lang, interaction, message_id)
         old_message_id = turn.game.message_id
         if turn.game.running and message_id is not None:  # later moves update this message
             try:
@@ -59,7 +65,7 @@ class BoardPosts:
                 log.warning("could not delete old board message %s: %s", old_message_id, error)
 
     # --- the classic board's post-mortem on its final board ------------------------------
-    def _board(self, turn: Turn, lang: Language) -> discord.Embed:
+    def embed(self, turn: Turn, lang: Language) -> discord.Embed:
         """A board; a final classic one says it is looking back (or that it cannot)."""
         embed = board_embed(turn, lang)
         if turn.reviewing:
@@ -68,23 +74,23 @@ class BoardPosts:
             add_rules_only(embed, lang)
         return embed
 
-    def _later(self, work) -> None:
+    def later(self, work) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._reviews.add(task)
         task.add_done_callback(self._reviews.discard)
 
-    def _await_lesson(
+    def await_lesson(
         self, turn: Turn, lang: Language, interaction: discord.Interaction, message_id: int
     ) -> None:
         """Have a final board edited with its post-mortem's lesson once it is done: no task
         waits meanwhile (a burst of 500 losses queues 500 reviews), and the interaction is
         kept only if its token is the way to the board (the bot is not in the channel)."""
         if bot_is_here(interaction):
-            self._later(self._note_board(turn, message_id))
+            self.later(self._note_board(turn, message_id))
             interaction = None
         self.service.reviews.when_done(
             turn.game.id,
-            lambda outcome: self._later(
+            lambda outcome: self.later(
                 self._show_lesson(turn, lang, interaction, message_id, outcome)
             ),
         )
@@ -132,7 +138,7 @@ class BoardPosts:
         except Exception:
             log.exception("could not show the post-mortem of game %s", turn.game.id)
 
-    async def _show_recovered_review(self, game_id: int) -> None:
+    async def show_recovered_review(self, game_id: int) -> None:
         """A post-mortem a restart ran again: its board edited, if the bot can reach it."""
         outcome = await self.service.review(game_id)
         await self.bot.wait_until_ready()

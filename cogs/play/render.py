@@ -1,5 +1,5 @@
 """A game on its board: the embed (status, lessons), the board's buttons and their custom
-ids, the Rematch button; and a position as the memory sees it (``brain``)."""
+ids, the Rematch button."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ import re
 
 import discord
 
+from cogs.utils.boards import LEVEL_NAMES, BoardView, Look, look_of
+from cogs.utils.render import COLOURS, NEUTRAL, TICTACTOE
 from engine import LOSS, WIN, Lesson, Mark
-from gameflow import PLAYED_OUT, BrainView, Game, Turn
-from gameflow.brain_view import ClassicView
+from gameflow import PLAYED_OUT, Game, Turn
 from gameflow.places import is_own_bot
-from gameflow.words import listed, mention, sentences
-from i18n import ENGLISH, N_, Language
-
-from ..boards import KEYCAPS, Look, look_of
-from .common import COLOURS, NEUTRAL, TICTACTOE
+from gameflow.words import mention, sentences
+from i18n import ENGLISH, Language
 
 
 def describe_lesson(
@@ -129,9 +127,6 @@ def status_text(game: Game, turn: Turn | None = None, lang: Language = ENGLISH) 
     return abandoned_text(game, lang)
 
 
-LEVEL_NAMES = {"learning": N_("learning"), "medium": N_("medium"), "easy": N_("easy")}
-
-
 def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     game = turn.game
     look = look_of(game.kind)
@@ -218,25 +213,6 @@ def cell_click(custom_id: str) -> tuple[int, int, int] | None:
     return None if match is None else (int(match["game"]), int(match["ply"]), int(match["cell"]))
 
 
-class BoardView(discord.ui.View):
-    """The buttons of one board (tic-tac-toe's 3×3 cells, Connect Four's columns), as
-    Discord's component JSON.
-
-    A board is drawn on every move, and discord.ui's nine Button objects per board (built
-    again from the message at each click, to dispatch it) were among the largest costs of
-    a move (``python -m bench.lean --profile``). Here the buttons of each position are built
-    once and only the custom ids change; clicks are routed by :func:`cell_click`, so
-    discord.ui stores nothing for these views.
-    """
-
-    def __init__(self, rows: list[dict]) -> None:
-        super().__init__(timeout=None)
-        self._rows = rows
-
-    def to_components(self) -> list[dict]:
-        return self._rows
-
-
 def board_view(
     game: Game, *, frozen: bool = False, lang: Language = ENGLISH, lesson: int | None = None
 ) -> BoardView:
@@ -274,55 +250,3 @@ REPLAY = {
     "disabled": False,
     "emoji": {"id": None, "name": "🎞️"},
 }
-
-
-def brain_embed(view: BrainView, title: str, lang: Language = ENGLISH) -> discord.Embed:
-    """A position as the memory sees it: each legal move a proven win, a proven loss or
-    unknown for the player to move, and the move the bot would play there."""
-    board = view.board
-    look = look_of(board.game.name)
-    rows = look.brain_rows(board, view.outlook)
-    if isinstance(view, ClassicView):
-        legend = "\n".join(
-            f"{KEYCAPS[column]} {column_verdict(known, view.plies.get(column), lang)}"
-            for column, known in sorted(view.outlook.items())
-        )
-    else:
-        legend = moves_legend(view, lang)
-    explained = lang.t(
-        "For {mark}, the player to move:\n{legend}\n\nI would play **{move}** here: {why}.",
-        mark=look.mark(board.turn),
-        legend=legend,
-        move=look.short(view.choice),
-        why=view.why,
-    )
-    embed = discord.Embed(title=title, description=f"{rows}\n\n{explained}", colour=NEUTRAL)
-    embed.set_footer(text=lang.say(look.brain_footer))
-    return embed
-
-
-def column_verdict(known, plies: int | None, lang: Language) -> str:
-    """One column of the classic board's brain: a proven win or loss, and how many moves
-    (both players') the game lasts after it under perfect play, when the solver proved it."""
-    if known is None:
-        return lang.t("⬜ unknown")
-    if plies is None:
-        return lang.t("🟩 a proven win") if known is WIN else lang.t("🚫 a proven loss")
-    if known is WIN:
-        return lang.tn("🟩 wins in {count} more move", "🟩 wins in {count} more moves", plies)
-    return lang.tn("🚫 loses in {count} more move", "🚫 loses in {count} more moves", plies)
-
-
-def moves_legend(view: BrainView, lang: Language) -> str:
-    """The moves known to win, known to lose, and unknown, each in a line."""
-
-    def moves(outcome) -> str:
-        found = [str(c + 1) for c, known in view.outlook.items() if known is outcome]
-        return listed(found, lang) if found else lang.t("none")
-
-    return lang.t(
-        "🟩 proven win: {wins}\n🚫 proven loss: {losses}\n⬜ unknown: {unknown}",
-        wins=moves(WIN),
-        losses=moves(LOSS),
-        unknown=moves(None),
-    )

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import discord
 
+from cogs.play.render import board_view
+from cogs.utils.boards import BoardView
 from gameflow import Game
 from gameflow.reviews import ReviewOutcome
 from gameflow.words import sentences, verdict_text
 from i18n import ENGLISH, Language
-
-from .play import BoardView, board_view
 
 
 def _field_name(lang: Language) -> str:

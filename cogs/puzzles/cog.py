@@ -17,14 +17,7 @@ import re
 import discord
 from discord.ext import commands, tasks
 
-from gameflow import GameError, GameService
-from gameflow.errors import StoreUnavailableError
-from gameflow.places import is_own_bot
-from gameflow.puzzles import CLASSIC, TooFewPuzzles, check_board
-from i18n import N_, Language, language
-
-from .places import place, place_name
-from .render.puzzle import (
+from cogs.puzzles.render import (
     PUZZLE_CLICK,
     answer_embed,
     answer_view,
@@ -32,13 +25,20 @@ from .render.puzzle import (
     daily_embed,
     puzzle_embed,
     puzzle_leaderboard_embed,
-    records_field,
     solution_embed,
     solution_view,
     too_few_text,
 )
-from .replies import answer, in_time, private, public, refuse, update
-from .ticks import Ticks
+from cogs.utils.items import bound
+from cogs.utils.places import place, place_name
+from cogs.utils.posting import PostingLimit, may_post
+from cogs.utils.replies import answer, in_time, private, public, refuse, update
+from cogs.utils.ticks import Ticks
+from gameflow import GameError, GameService
+from gameflow.errors import StoreUnavailableError
+from gameflow.places import is_own_bot
+from gameflow.puzzles import CLASSIC, TooFewPuzzles, check_board
+from i18n import N_, language
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,9 @@ OUTSIDE_SERVERS = N_(
 
 
 class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=PUZZLE_CLICK.pattern):
-    """A puzzle's column, Show me's steps, Next puzzle (see :mod:`cogs.render.puzzle`)."""
+    """A puzzle's column, Show me's steps, Next puzzle (see :mod:`cogs.puzzles.render`)."""
+
+    desk: PuzzleDesk  # bound by the desk (cogs.utils.items.bound)
 
     def __init__(self, custom_id: str, puzzle_id: int, what: str, number: str) -> None:
         # the label is only what discord.py needs to route a click: puzzles draw their own
@@ -67,18 +69,24 @@ class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button], template=PUZZLE_CL
         return cls(item.custom_id, int(match["puzzle"]), match["what"], match["number"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        desk: PuzzleDesk = interaction.client.get_cog("Puzzles")
-        await desk.on_click(interaction, self.puzzle_id, self.what, self.number)
+        await self.desk.on_click(interaction, self.puzzle_id, self.what, self.number)
 
 
-class PuzzleDesk(commands.Cog, name="Puzzles"):
+class PuzzleDesk(commands.Cog):
     """Posing, answering and showing puzzles; the daily post; the records."""
 
     def __init__(
-        self, bot: commands.Bot, service: GameService, *, daily_seconds: float = DAILY_SECONDS
+        self,
+        bot: commands.Bot,
+        service: GameService,
+        posting: PostingLimit,
+        *,
+        daily_seconds: float = DAILY_SECONDS,
     ) -> None:
         self.bot = bot
         self.service = service
+        self.posting = posting  # the daily post counts as the bot's own
+        self.button = bound(PuzzleButton, desk=self)
         self.puzzles = service.puzzles
         self.daily.change_interval(seconds=daily_seconds)
         self._dailies = Ticks(name="the daily puzzle")  # in the log only
@@ -86,14 +94,14 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PuzzleButton)
+        self.bot.add_dynamic_items(self.button)
         self.daily.start()
 
     async def cog_unload(self) -> None:
         self.daily.cancel()
         for task in self._recount.values():
             task.cancel()
-        self.bot.remove_dynamic_items(PuzzleButton)
+        self.bot.remove_dynamic_items(self.button)
 
     # --- /connect4 puzzle ---------------------------------------------------------
     async def pose(self, interaction: discord.Interaction, game: str) -> None:
@@ -228,13 +236,12 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
         posed = await self.puzzles.daily_pick(due.guild_id)
         if posed is None:  # too few puzzles yet: looked for again at the next tick
             return
-        table = self.bot.get_cog("TicTacToe")
         me = self.bot.user.id
         at = discord.utils.utcnow().timestamp()
-        if table.posting.wait(due.channel_id, me, at):  # never more than the limit
+        if self.posting.wait(due.channel_id, me, at):  # never more than the limit
             return
         if not await self.puzzles.claim_daily(due.guild_id, today, posed):
-            table.posting.settle(due.channel_id, me, at, posted=False)
+            self.posting.settle(due.channel_id, me, at, posted=False)
             return  # another process (or an earlier round) posted it
         lang = language(guild.preferred_locale)
         channel = self.bot.get_partial_messageable(due.channel_id, guild_id=due.guild_id)
@@ -245,10 +252,10 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:  # deleted, or no access: tomorrow again
-            table.posting.settle(due.channel_id, me, at, posted=False)
+            self.posting.settle(due.channel_id, me, at, posted=False)
             log.warning("could not post the daily puzzle of server %s: %s", guild.id, error)
             return
-        table.posting.settle(due.channel_id, me, at, posted=True)
+        self.posting.settle(due.channel_id, me, at, posted=True)
         await self.puzzles.daily_posted(due.guild_id, today, message.id)
 
     def _recount_later(self, guild_id: int, message: discord.Message) -> None:
@@ -277,14 +284,8 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
             log.warning("could not update the daily puzzle of server %s", guild_id, exc_info=True)
 
     # --- records ------------------------------------------------------------------
-    async def records(self, guild_id: int, member_id: int, lang: Language) -> tuple[str, str]:
-        """The puzzles' field of ``/connect4 stats``: the member's record and the server's."""
-        member, server, count = await self.puzzles.standings(guild_id, member_id)
-        return records_field(member_id, member, server, count, self.puzzles.today(), lang)
-
     async def show_leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """``/connect4 leaderboard by:puzzles``: the server's top solvers, for the channel."""
-        table = self.bot.get_cog("TicTacToe")
         if interaction.guild_id is None:
             await refuse(interaction, OUTSIDE_SERVERS)
             return
@@ -293,7 +294,7 @@ class PuzzleDesk(commands.Cog, name="Puzzles"):
         except GameError as error:
             await refuse(interaction, error.message)
             return
-        if not await table.may_post(interaction):
+        if not await may_post(self.posting, interaction):
             return
         ranked = await in_time(
             interaction, self.puzzles.leaderboard(interaction.guild_id, interaction.user.id, game)

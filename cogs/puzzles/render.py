@@ -14,16 +14,14 @@ import re
 
 import discord
 
+from cogs.utils.boards import BoardView, look_of
+from cogs.utils.render import NEUTRAL, step_buttons
 from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark
 from engine.puzzles import LOSS, WIN, Value
 from gameflow.puzzles import Answered, Posed, Solution
 from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
-
-from ..boards import look_of
-from .common import NEUTRAL, step_buttons
-from .play import BoardView
 
 PUZZLE_CLICK = re.compile(
     r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsn])(?P<number>[0-9]{0,3})"

@@ -13,16 +13,12 @@ import io
 import re
 
 import discord
+from discord.ext import commands
 
 import engine
-from gameflow import GameService
-from gameflow.replays import ReplayStep
-from i18n import N_, Language, Msg
-
-from .game_picture import FILE_NAME, draw_game
-from .pictures import Pictures
-from .places import place
-from .render.replay import (
+from cogs.pictures.game_picture import FILE_NAME, draw_game
+from cogs.pictures.process import Pictures
+from cogs.replays.render import (
     HISTORY_MENU,
     LESSONS_PICK,
     REPLAY_CLICK,
@@ -32,7 +28,13 @@ from .render.replay import (
     replay_view,
     result_text,
 )
-from .replies import answer, in_time, post, private, public, refuse, update
+from cogs.utils.items import bound
+from cogs.utils.places import place
+from cogs.utils.posting import PostingLimit, may_post
+from cogs.utils.replies import answer, in_time, post, private, public, refuse, update
+from gameflow import GameService
+from gameflow.replays import ReplayStep
+from i18n import N_, Language, Msg
 
 OUTSIDE_SERVERS = N_(
     "Outside a server you play your own bot, so the history shows your own games: leave "
@@ -44,16 +46,6 @@ NOT_DRAWN = N_(
     "I couldn't draw this game's picture just now, so nothing was posted. Try Share again "
     "in a minute."
 )
-
-
-def _table(interaction: discord.Interaction):
-    """The cog every game shares (:class:`cogs.table.Table`): the game flow, the posting
-    limit."""
-    return interaction.client.get_cog("TicTacToe")
-
-
-def _service(interaction: discord.Interaction) -> GameService:
-    return _table(interaction).service
 
 
 async def show_replay(
@@ -81,19 +73,19 @@ async def show_replay(
         await update(interaction, embed=embed, view=view)
 
 
-async def share_replay(table, interaction: discord.Interaction, game_id: int) -> None:
+async def share_replay(replays: Replays, interaction: discord.Interaction, game_id: int) -> None:
     """A replay's Share: the game's picture posted for the channel (within the member's
     posting limit), in the server's language, with the players' display names. Anything
     refused or failed is said privately, and nothing is posted."""
-    if not await table.may_post(interaction):
+    if not await may_post(replays.posting, interaction):
         return
     lang = public(interaction)
 
     async def drawn() -> bytes:
-        shown = await table.service.replays.step(
+        shown = await replays.service.replays.step(
             game_id, 0, place(interaction), interaction.channel_id
         )
-        return await _picture(table.pictures, interaction, shown, lang) or b""
+        return await _picture(replays.pictures, interaction, shown, lang) or b""
 
     png = await in_time(interaction, drawn())
     if png is None:  # told why already
@@ -181,6 +173,8 @@ async def show_history(
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_CLICK.pattern):
     """A finished board's Replay, or a replay's ⏮ ◀ ▶ ⏭ (see :mod:`cogs.render.replay`)."""
 
+    replays: Replays  # bound by the cog (cogs.utils.items.bound)
+
     def __init__(self, game_id: int, step: int, how: str) -> None:
         # the label is only what discord.py needs to route a click: replays draw their own
         custom_id = f"ttt-replay:{game_id}:{step}:{how}"
@@ -195,13 +189,15 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_CL
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.how == "share":
-            await share_replay(_table(interaction), interaction, self.game_id)
+            await share_replay(self.replays, interaction, self.game_id)
             return
-        await show_replay(_service(interaction), interaction, self.game_id, self.step, self.how)
+        await show_replay(self.replays.service, interaction, self.game_id, self.step, self.how)
 
 
 class HistoryMenu(discord.ui.DynamicItem[discord.ui.Select], template=re.escape(HISTORY_MENU)):
     """The history's menu: the game chosen opens its replay."""
+
+    replays: Replays  # bound by the cog (cogs.utils.items.bound)
 
     def __init__(self) -> None:
         super().__init__(discord.ui.Select(custom_id=HISTORY_MENU, options=[]))
@@ -217,11 +213,13 @@ class HistoryMenu(discord.ui.DynamicItem[discord.ui.Select], template=re.escape(
         if len(values) != 1 or not str(values[0]).isdigit():
             await refuse(interaction, NO_SUCH_GAME)
             return
-        await show_replay(_service(interaction), interaction, int(values[0]), 0, "open")
+        await show_replay(self.replays.service, interaction, int(values[0]), 0, "open")
 
 
 class LessonsMenu(discord.ui.DynamicItem[discord.ui.Select], template=LESSONS_PICK.pattern):
     """A replay's menu of the moves that taught the bot: the move chosen is shown in place."""
+
+    replays: Replays  # bound by the cog (cogs.utils.items.bound)
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Select(custom_id=f"ttt-lessons:{game_id}", options=[]))
@@ -239,7 +237,27 @@ class LessonsMenu(discord.ui.DynamicItem[discord.ui.Select], template=LESSONS_PI
             await refuse(interaction, NO_SUCH_MOVE)
             return
         # a step past the game's end is held to it, as a button's is
-        await show_replay(_service(interaction), interaction, self.game_id, int(values[0]), "pick")
+        await show_replay(self.replays.service, interaction, self.game_id, int(values[0]), "pick")
 
 
-DYNAMIC_ITEMS = (ReplayButton, HistoryMenu, LessonsMenu)
+ITEMS = (ReplayButton, HistoryMenu, LessonsMenu)
+
+
+class Replays(commands.Cog):
+    """Replays, histories and Share: what their buttons and menus need."""
+
+    def __init__(
+        self, bot: commands.Bot, service: GameService, posting: PostingLimit, pictures: Pictures
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.posting = posting
+        self.pictures = pictures
+        self.items = tuple(bound(item, replays=self) for item in ITEMS)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.items)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.items)

@@ -14,6 +14,8 @@ import re
 
 import discord
 
+from cogs.utils.boards import LEVEL_NAMES, BoardView, look_of
+from cogs.utils.render import COLOURS, NEUTRAL, step_buttons
 from data import PastGame
 from engine import LOSS, WIN, Mark
 from gameflow import Game
@@ -29,10 +31,6 @@ from gameflow.words import (
     result_text,
 )
 from i18n import ENGLISH, N_, Language
-
-from ..boards import look_of
-from .common import COLOURS, NEUTRAL, step_buttons
-from .play import LEVEL_NAMES, BoardView
 
 REPLAY_CLICK = re.compile(
     r"ttt-replay:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<how>open|first|back|next|last|share)"

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import discord
 
+from cogs.utils.boards import LEVEL_NAMES, look_of
+from cogs.utils.render import NEUTRAL, TICTACTOE
 from engine import Mark
 from gameflow import BOARDS, LEVELS, MemberRecord, Record, Standing, Stats
 from gameflow.scores import ClassicFigures
 from gameflow.words import listed
 from i18n import ENGLISH, N_, Language, Msg
-
-from ..boards import look_of
-from .common import NEUTRAL, TICTACTOE
-from .play import LEVEL_NAMES
 
 
 def outcomes_text(won: int, lost: int, drawn: int, abandoned: int, lang: Language) -> str:

@@ -1,6 +1,6 @@
-"""The server listeners of the ``TicTacToe`` cog (:class:`cogs.table.Table`): the bot
-added to a server (a hello), removed from one (its data goes in 30 days), and the servers
-it left while it was not running."""
+"""The bot and a server: added to one (a hello), removed from one (its data goes in 30
+days), the servers it left while it was not running; and what a member asks of the bot as
+a whole: ``/ttt help`` and ``/ttt forget-me``."""
 
 from __future__ import annotations
 
@@ -9,21 +9,45 @@ import logging
 import discord
 from discord.ext import commands
 
+from cogs.scores.render import forgotten_lines
+from cogs.servers.render import WELCOME, WELCOME_PUZZLES, help_embed
+from cogs.utils.places import bot_is_here, place
+from cogs.utils.questions import AnswerButton, Question, Questions
+from cogs.utils.replies import in_time, private, refuse, update
 from gameflow import GameService
+from gameflow.places import is_own_bot
 from gameflow.words import sentences
-from i18n import language
-
-from .render import WELCOME, WELCOME_PUZZLES
+from i18n import N_, language
 
 log = logging.getLogger(__name__)
 
+# forget-me's question (its buttons: cogs.utils.questions)
+QUESTIONS = {
+    "forget": Question(
+        N_("Delete my games"),
+        N_("Cancelled: nothing was deleted."),
+        N_("No answer in time: nothing was deleted."),
+        for_managers=False,
+    ),
+}
 
-class ServerEvents:
-    """Part of :class:`cogs.table.Table`: what it needs of the cog is declared below."""
 
-    bot: commands.Bot
-    service: GameService
-    _departures_noted: bool
+class Servers(commands.Cog):
+    """The server listeners, help and forget-me."""
+
+    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        self.questions = Questions(QUESTIONS, self.on_answer)
+        self._departures_noted = False
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(self.questions.button)
+
+    async def cog_unload(self) -> None:
+        self.questions.close()
+        self.bot.remove_dynamic_items(self.questions.button)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -70,3 +94,89 @@ class ServerEvents:
             )
         except discord.HTTPException as error:  # no access after all: nobody is the worse
             log.warning("could not welcome server %s: %s", guild.id, error)
+
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        admin = bool(  # where /ttt-admin is offered: a server that added the bot
+            bot_is_here(interaction)
+            and interaction.guild_id
+            and interaction.permissions
+            and interaction.permissions.manage_guild
+        )
+        await interaction.response.send_message(
+            embed=help_embed(admin=admin, lang=private(interaction)), ephemeral=True
+        )
+
+    async def ask_to_forget(self, interaction: discord.Interaction) -> None:
+        here = place(interaction)
+        # every game and board: a member who played only Connect Four has games to delete too
+        totals = await in_time(
+            interaction, self.service.servers.player_totals(here, interaction.user.id), private=True
+        )
+        if totals is None:
+            return
+        record, with_members = totals
+        lang = private(interaction)
+        if is_own_bot(here):
+            if not record.games:
+                await refuse(
+                    interaction, N_("Your own bot has nothing of yours yet: nothing to delete.")
+                )
+                return
+            await self.questions.ask(
+                interaction,
+                "forget",
+                lang.t(
+                    "Delete your own bot: everything it learned from you outside servers, "
+                    "with your games and records there? It starts again as if new. This "
+                    "cannot be undone."
+                ),
+            )
+            return
+        if not record.games and not with_members.games:
+            await refuse(
+                interaction,
+                N_("I hold no finished games of yours in this server: nothing to delete."),
+            )
+            return
+        # a title, what goes (a bullet each), what stays, and one closing line
+        question = [
+            f"**{lang.t('Delete your games and records in this server?')}**",
+            *forgotten_lines(record, with_members, lang),
+            lang.t("What I learned from those games stays, but no longer names you."),
+            lang.t("This cannot be undone."),
+        ]
+        await self.questions.ask(interaction, "forget", "\n".join(question))
+
+    async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
+        go, _ = await self.questions.settle(interaction, button)
+        if not go:
+            return
+        here = place(interaction)
+        if is_own_bot(here):
+            erased = await in_time(interaction, self.service.servers.erase_server(here))
+            if erased is not None:
+                await update(
+                    interaction,
+                    content=private(interaction).t(
+                        "🗑️ Deleted your own bot, with your games and records. It starts "
+                        "again as if new."
+                    ),
+                    view=None,
+                )
+            return
+        forgotten = await in_time(
+            interaction, self.service.servers.forget_player(here, interaction.user.id)
+        )
+        if forgotten is not None:
+            lang = private(interaction)
+            await update(
+                interaction,
+                content="\n".join(
+                    [
+                        lang.t("🗑️ Deleted, with your records:"),
+                        *forgotten_lines(*forgotten, lang),
+                        lang.t("What I learned from those games stays, but no longer names you."),
+                    ]
+                ),
+                view=None,
+            )

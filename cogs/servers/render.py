@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import discord
 
+from cogs.utils.render import NEUTRAL
 from i18n import ENGLISH, N_, Language
-
-from .common import NEUTRAL
 
 WELCOME = N_(
     "👋 Hello! I play **tic-tac-toe** and **Connect Four** (the classic 7×6 board, or the "

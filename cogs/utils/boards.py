@@ -279,3 +279,26 @@ LOOKS: dict[str, Look] = {
 def look_of(game: str) -> Look:
     """The look of a game, by its engine name."""
     return LOOKS[game]
+
+
+# what the levels are called, wherever a game's level is shown
+LEVEL_NAMES = {"learning": N_("learning"), "medium": N_("medium"), "easy": N_("easy")}
+
+
+class BoardView(discord.ui.View):
+    """The buttons of one board (tic-tac-toe's 3×3 cells, Connect Four's columns), as
+    Discord's component JSON.
+
+    A board is drawn on every move, and discord.ui's nine Button objects per board (built
+    again from the message at each click, to dispatch it) were among the largest costs of
+    a move (``python -m bench.lean --profile``). Here the buttons of each position are built
+    once and only the custom ids change; clicks are routed by :func:`cell_click`, so
+    discord.ui stores nothing for these views.
+    """
+
+    def __init__(self, rows: list[dict]) -> None:
+        super().__init__(timeout=None)
+        self._rows = rows
+
+    def to_components(self) -> list[dict]:
+        return self._rows

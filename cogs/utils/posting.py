@@ -1,10 +1,17 @@
 """How often a member may post in a channel: the limit on public posts (challenges,
 boards, stats, leaderboards; new games are limited by one game per channel instead).
-Pure: it is given the time."""
+:class:`PostingLimit` is pure: it is given the time; :func:`may_post` asks it for an
+interaction, and answers one past the limit."""
 
 from __future__ import annotations
 
 import collections
+import math
+
+import discord
+
+from cogs.utils.replies import ON_POST, refuse
+from i18n import N_
 
 HELD_SECONDS = 60.0  # a request still being answered holds its place at most this long
 
@@ -56,3 +63,31 @@ class PostingLimit:
         while posts and posts[0] <= at - 60:
             posts.popleft()
         posts.append(at)
+
+
+def now() -> float:
+    return discord.utils.utcnow().timestamp()  # discord.py's clock, which tests can move
+
+
+async def may_post(limit: PostingLimit, interaction: discord.Interaction) -> bool:
+    """A public post (a challenge, a board, stats, a leaderboard) within the member's rate
+    in this channel; past it, a private answer saying when to try again (a Discord
+    timestamp, which each reader's app shows as "in 47 seconds"). Moves, clicks, new games
+    and Rematch are never limited."""
+    channel_id, member_id = interaction.channel_id, interaction.user.id
+    at = now()
+    wait = limit.wait(channel_id, member_id, at)
+    if not wait:  # its place is held, and counted only if something is posted
+        interaction.extras[ON_POST] = lambda posted: limit.settle(
+            channel_id, member_id, now(), posted=posted
+        )
+        return True
+    await refuse(
+        interaction,
+        N_(
+            "You're posting a lot in this channel: try again {when}. Moves, new games "
+            "and the board's buttons are never limited.",
+            when=f"<t:{math.ceil(at + wait)}:R>",
+        ),
+    )
+    return False

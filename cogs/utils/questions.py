@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from cogs.utils.replies import answer, private, refuse, update
 from i18n import N_, Language, Msg
-
-from .replies import answer, private, refuse, update
 
 QUESTION_SECONDS = 60
 NEEDS_MANAGE_SERVER = N_("You need the **Manage Server** permission to do that.")
@@ -31,52 +31,31 @@ def now() -> float:
 
 @dataclass(frozen=True)
 class Question:
-    cog: str  # the cog whose on_answer handles it
+    """One kind of question, as the feature that asks it declares it."""
+
     yes_label: Msg | None  # None: each question names it (a reset, what it forgets)
     cancelled: Msg
     expired: Msg
     for_managers: bool = True  # the answer is checked for Manage Server again
+    harmless: frozenset[str] = frozenset()  # subjects whose yes destroys nothing: not red
 
 
-# answers that destroy nothing: their yes is not shown as a danger
-HARMLESS = {("import", "merge")}
-
-QUESTIONS = {
-    "reset": Question(
-        "Admin",
-        None,
-        N_("Cancelled: I forgot nothing."),
-        N_("No answer in time: I forgot nothing."),
-    ),
-    "import": Question(
-        "Admin",
-        N_("Import"),
-        N_("Cancelled: nothing was imported."),
-        N_("No answer in time: nothing was imported."),
-    ),
-    "erase": Question(
-        "Admin",
-        N_("Delete everything"),
-        N_("Cancelled: nothing was deleted."),
-        N_("No answer in time: nothing was deleted."),
-    ),
-    "forget": Question(
-        "TicTacToe",
-        N_("Delete my games"),
-        N_("Cancelled: nothing was deleted."),
-        N_("No answer in time: nothing was deleted."),
-        for_managers=False,
-    ),
-}
+# Custom ids already posted in messages: ttt-<kind>:<yes|no>:<asker>:<until>:<question>
+# [:<subject>]. They must keep working: each feature's button matches its own kinds.
+TEMPLATE = (
+    r"ttt-(?P<kind>{kinds}):(?P<answer>yes|no):(?P<asker>[0-9]+)"
+    r":(?P<until>[0-9]+):(?P<q>[0-9]+)(?::(?P<subject>[a-z0-9-]+))?"
+)
 
 
 class AnswerButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ttt-(?P<kind>reset|import|erase|forget):(?P<answer>yes|no):(?P<asker>[0-9]+)"
-    r":(?P<until>[0-9]+):(?P<q>[0-9]+)(?::(?P<subject>[a-z0-9-]+))?",
+    discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE.format(kinds="[a-z]+")
 ):
     """``subject``: what the question is about, when its kind alone does not say (the
-    game whose memory a reset forgets); kept in the custom id, so it survives a restart."""
+    game whose memory a reset forgets); kept in the custom id, so it survives a restart.
+    Each feature's :class:`Questions` registers a subclass of its own, bound to it."""
+
+    questions: Questions  # the feature's questions, which answer its clicks
 
     def __init__(
         self,
@@ -89,7 +68,8 @@ class AnswerButton(
     ) -> None:
         yes = answer == "yes"
         about = f":{subject}" if subject else ""
-        label = (QUESTIONS[kind].yes_label or "") if yes else CANCEL  # said by Questions.ask
+        question = self.questions.declared[kind]
+        label = (question.yes_label or "") if yes else CANCEL  # said by Questions.ask
         super().__init__(
             discord.ui.Button(
                 custom_id=f"ttt-{kind}:{answer}:{asker_id}:{until}:{question_id}{about}",
@@ -98,7 +78,7 @@ class AnswerButton(
                     discord.ButtonStyle.secondary
                     if not yes
                     else discord.ButtonStyle.primary
-                    if (kind, subject) in HARMLESS
+                    if subject in question.harmless
                     else discord.ButtonStyle.danger
                 ),
             )
@@ -108,7 +88,7 @@ class AnswerButton(
 
     @property
     def question(self) -> Question:
-        return QUESTIONS[self.kind]
+        return self.questions.declared[self.kind]
 
     @property
     def expired(self) -> bool:
@@ -137,13 +117,26 @@ class AnswerButton(
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog(self.question.cog).on_answer(interaction, self)
+        await self.questions.answered(interaction, self)
+
+
+Answered = Callable[[discord.Interaction, AnswerButton], Awaitable[None]]
 
 
 class Questions:
-    """A cog's open questions: their expiry, and anything kept until they are answered."""
+    """A feature's questions: the kinds it declares, what answers them, and the open ones
+    (their expiry, and anything kept until they are answered)."""
 
-    def __init__(self) -> None:
+    def __init__(self, declared: dict[str, Question], answered: Answered) -> None:
+        self.declared = declared
+        self.answered = answered
+        # the clicks on this feature's questions, and no other's: a class of its own
+        self.button: type[AnswerButton] = type(
+            "AnswerButton",
+            (AnswerButton,),
+            {"questions": self},
+            template=TEMPLATE.format(kinds="|".join(map(re.escape, declared))),
+        )
         self._expiries: dict[int, asyncio.Task] = {}
         self._kept: dict[int, Any] = {}
         # questions answered, until their time is up: a second click (a quick double
@@ -167,8 +160,8 @@ class Questions:
         lang = private(interaction)
         view = discord.ui.View(timeout=None)
         for reply in ("yes", "no"):
-            button = AnswerButton(kind, reply, interaction.user.id, until, interaction.id, subject)
-            label = (yes or QUESTIONS[kind].yes_label) if reply == "yes" else CANCEL
+            button = self.button(kind, reply, interaction.user.id, until, interaction.id, subject)
+            label = (yes or self.declared[kind].yes_label) if reply == "yes" else CANCEL
             button.item.label = lang.say(label)
             view.add_item(button)
         if keep is not None:
@@ -216,5 +209,5 @@ class Questions:
         self._kept.pop(question.id, None)
         with contextlib.suppress(discord.HTTPException):  # dismissed by the asker: fine
             await question.edit_original_response(
-                content=lang.say(QUESTIONS[kind].expired), view=None
+                content=lang.say(self.declared[kind].expired), view=None
             )

@@ -6,12 +6,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from cogs.utils.places import bot_is_here
+from cogs.utils.questions import NEEDS_MANAGE_SERVER
+from cogs.utils.replies import Refusal, refuse
 from gameflow.errors import ANOTHER_PLACES_CHANNEL
 from i18n import N_
-
-from .places import bot_is_here
-from .questions import NEEDS_MANAGE_SERVER
-from .replies import Refusal, refuse
 
 
 class PlaceToPlay(app_commands.Transformer):

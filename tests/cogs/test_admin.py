@@ -130,7 +130,7 @@ async def test_delete_server_data_asks_then_deletes_everything_about_the_server(
     assert simcord_bot.service.running.running_game(w.channel.id) is None
     played = await w.alice.slash(w.channel, "ttt play")  # it starts again as if new
     assert not played.ephemeral
-    cog = simcord_bot.get_cog("TicTacToe")
+    cog = simcord_bot.get_cog("Servers")
     await cog.on_guild_remove(simcord_bot.get_guild(w.guild.id))
     with sqlite3.connect(db_path) as db:
         assert db.execute("SELECT guild_id FROM departures").fetchall() == [(w.guild.id,)]

@@ -6,7 +6,7 @@ import pytest
 from matplotlib.cbook import STEP_LOOKUP_MAP
 
 import engine
-from cogs import chart
+from cogs.pictures import chart
 from data import Store
 from engine import Mark
 from gameflow import CurvePoint
@@ -293,7 +293,7 @@ def test_the_chart_speaks_the_servers_language():
 
 async def test_connect_four_charts_say_red_and_yellow(world, db_path, pictures):
     """Issue 26: under an embed of 🔴 and 🟡, the chart's roles are red and yellow."""
-    from cogs.boards import look_of
+    from cogs.utils.boards import look_of
     from i18n import ENGLISH
     from tests.cogs.test_connect4 import drop
 

@@ -139,7 +139,7 @@ async def test_the_minis_keep_their_boards_and_their_own_memories(world, simcord
 async def test_stats_on_7x6_tell_lessons_by_source_and_recent_losses_not_ways_to_beat(
     world, simcord_bot, pictures
 ):
-    from cogs.chart import figure
+    from cogs.pictures.chart import figure
 
     w = world
     empty = await w.alice.slash(w.channel, "connect4 stats")
@@ -264,7 +264,7 @@ async def test_levels_on_7x6_play_at_random_now_and_then_and_still_learn_true(
 async def test_a_7x6_memory_change_tells_lessons_and_no_count_of_ways_to_beat():
     """What reset, import and training say of a 7×6 memory: nobody can count the ways to
     beat the bot there, so no count is asked of the engine (it refuses), nor shown."""
-    from cogs.render.admin import brain_change_text
+    from cogs.admin.render import brain_change_text
     from gameflow import BrainFigures
 
     memory = Memory(game=CLASSIC)

@@ -9,9 +9,8 @@ import sys
 import textwrap
 
 import engine
-from cogs import FACES, Admin, game_group
-from cogs.admin import GAME_CHOICES
-from cogs.connect4 import CONNECT4
+from cogs.admin.cog import GAME_CHOICES, Admin
+from cogs.commands import CONNECT4, FACES, game_group
 from gameflow.game import BOARDS
 from i18n.extract import ROOT, in_commands, messages
 

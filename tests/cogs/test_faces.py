@@ -1,17 +1,17 @@
-"""Each game's slash commands are declared once (cogs.faces) over one implementation
-(cogs.game_commands): the declarations agree with the game flow, and a group is built per
+"""Each game's slash commands are declared once (cogs.commands) over one implementation
+(cogs.commands.game_group): the declarations agree with the game flow, and a group is built per
 game, never shared."""
 
 from __future__ import annotations
 
-from cogs import FACES, game_group
-from cogs.faces import GAME_NAMES
+from cogs.commands import FACES, game_group
 from engine import GAMES
 from gameflow import BOARDS
 
 
 def test_every_game_the_engine_plays_has_one_face_naming_its_command():
-    assert sorted(GAME_NAMES) == sorted(GAMES)  # each once
+    names = [game for face in FACES for game in face.boards.values()]
+    assert sorted(names) == sorted(GAMES)  # each once
     for face in FACES:
         for game in face.boards.values():
             assert BOARDS[game].command == face.command  # what messages tell members to type

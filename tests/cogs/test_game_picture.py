@@ -6,8 +6,8 @@ import pickle
 import pytest
 from PIL import Image, ImageColor
 
-from cogs import game_picture
-from cogs.game_picture import Layout, cells_played, draw_game, drawable, lesson_ring, words
+from cogs.pictures import game_picture
+from cogs.pictures.game_picture import Layout, cells_played, draw_game, drawable, lesson_ring, words
 from i18n import N_
 from tests.cogs.test_chart import png_size
 

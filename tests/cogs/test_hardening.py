@@ -4,7 +4,7 @@ import sqlite3
 
 import discord
 
-from cogs.render import duration_text
+from cogs.utils.render import duration_text
 from tests.cogs.conftest import board_of
 from tests.cogs.test_admin import lessons, yes_label
 from tests.cogs.test_games import play_line
@@ -91,7 +91,7 @@ def test_durations_read_as_people_say_them():
 def test_a_finished_training_says_so_in_final_words():
     """Issue 17, item 6: "✅ Done: 20,000 games in 0 seconds" above "Lessons learned so
     far"."""
-    from cogs.render import training_embed
+    from cogs.admin.render import training_embed
     from gameflow import BrainFigures, TrainingProgress
 
     figures = BrainFigures(0, 8, 8)

@@ -213,7 +213,7 @@ async def test_a_timeout_notice_speaks_the_servers_language(
 
 
 def test_durations_and_numbers_read_as_each_language_says_them():
-    from cogs.render import duration_text
+    from cogs.utils.render import duration_text
     from i18n import LANGUAGES
 
     assert duration_text(150, LANGUAGES["de"]) == "2,5 Minuten"

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from cogs import chart
-from cogs.pictures import DRAWING_MODULES, Pictures
+from cogs.pictures import chart
+from cogs.pictures.process import DRAWING_MODULES, Pictures
 from tests import WORK_SECONDS
 from tests.cogs import held_start
 from tests.cogs.test_chart import png_size
@@ -59,7 +59,7 @@ async def test_stats_answers_without_the_picture_when_its_process_is_killed_then
     await play_line(w, w.alice, [1, 4, 7])  # teaches: a point to draw
     await pictures.started()
     await ended(killed, lambda: os.kill(killed, signal.SIGKILL))
-    with caplog.at_level(logging.WARNING, logger="cogs.pictures"):
+    with caplog.at_level(logging.WARNING, logger="cogs.pictures.process"):
         embed, png = await stats_picture(w)
     assert png is None
     assert "the pictures' process is gone" in caplog.text
@@ -83,7 +83,7 @@ async def test_stats_answers_without_a_picture_that_takes_too_long_then_gets_it(
     first = pictures.process_id()
     # a picture takes about 0.2 s: past a limit of 1 ms, it is left out
     pictures.seconds = 0.001
-    with caplog.at_level(logging.WARNING, logger="cogs.pictures"):
+    with caplog.at_level(logging.WARNING, logger="cogs.pictures.process"):
         _, png = await stats_picture(w)
     assert png is None
     assert "took over 0.001 s: left out" in caplog.text

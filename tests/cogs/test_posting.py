@@ -4,7 +4,7 @@ import math
 
 import discord
 
-from cogs.posting import HELD_SECONDS, PostingLimit
+from cogs.utils.posting import HELD_SECONDS, PostingLimit
 from tests.cogs.test_games import rematch_of
 
 

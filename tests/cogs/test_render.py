@@ -3,7 +3,7 @@
 import discord
 import pytest
 
-from cogs.render import board_view, cell_click
+from cogs.play.render import board_view, cell_click
 from engine import Mark
 from gameflow import Game
 from tests.cogs.conftest import buttons_of
@@ -109,7 +109,7 @@ async def test_boards_leave_nothing_behind_in_discord_py(world, simcord_bot):
 def test_the_classic_boards_lately_speaks_from_the_players_side():
     """Issue 35: "12 games against me: 12 losses" (the players') beside "I lost 0 of the
     last 12 games" (the bot's). Every figure of stats is the players'."""
-    from cogs.render.scores import lately_text
+    from cogs.scores.render import lately_text
     from gameflow.scores import ClassicFigures
     from i18n import ENGLISH, LANGUAGES
 

@@ -3,7 +3,7 @@
 import pytest
 import simcord
 
-from cogs.render import WELCOME, WELCOME_PUZZLES
+from cogs.servers.render import WELCOME, WELCOME_PUZZLES
 from gameflow.places import own_bot
 from tests.cogs.conftest import board_of, message_by_id
 from tests.cogs.test_admin import lessons
@@ -216,7 +216,7 @@ async def test_joining_a_server_says_hello_once_where_it_may(world, simcord_bot)
     /ttt help, in the first channel it may post in. (SimCord's new servers have no channel
     when the bot joins them, so the listener is given the server once it has some.)"""
     w = world
-    cog = simcord_bot.get_cog("TicTacToe")
+    cog = simcord_bot.get_cog("Servers")
     assert "on_guild_join" in [name for name, _ in cog.get_listeners()]
     joined = w.env.create_guild("New home")
     lobby = joined.create_text_channel("lobby")
@@ -238,7 +238,7 @@ async def test_the_welcome_joins_its_sentences_as_the_servers_language_does(
 
     s = server(simcord_env, "ja", locales, member_locale="ja")
     await simcord_env.settle()
-    await simcord_bot.get_cog("TicTacToe").on_guild_join(simcord_bot.get_guild(s.guild.id))
+    await simcord_bot.get_cog("Servers").on_guild_join(simcord_bot.get_guild(s.guild.id))
     await simcord_env.settle()
     (hello,) = [m.content for m in s.channel.history()]
     ja = language("ja")

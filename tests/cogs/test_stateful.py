@@ -24,7 +24,7 @@ from simcord import actors as simcord_actors
 from simcord.enums import AppCommandType, InteractionType
 
 from bot import create_bot
-from cogs.replies import Refusal
+from cogs.utils.replies import Refusal
 from engine import Memory
 from gameflow.places import own_bot
 from tests.cogs.conftest import SETTLE_SECONDS

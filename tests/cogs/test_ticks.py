@@ -2,14 +2,14 @@
 
 import logging
 
-from cogs.ticks import Ticks
+from cogs.utils.ticks import Ticks
 from data import StoreUnavailableError
 
 
 def test_a_run_of_failed_rounds_is_logged_once_and_an_outage_not_at_all(caplog):
     ticks = Ticks(name="the test task")
     done = []
-    with caplog.at_level(logging.INFO, logger="cogs.ticks"):
+    with caplog.at_level(logging.INFO, logger="cogs.utils.ticks"):
         for _ in range(5):
             with ticks.round():
                 raise StoreUnavailableError("down")  # the driver logs the outage itself
