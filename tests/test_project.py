@@ -82,7 +82,7 @@ def test_inside_the_game_flow_the_service_imports_its_collaborators_one_way():
     for path in (ROOT / "gameflow").glob("*.py"):
         if path.stem not in ("__init__", "service"):
             assert ".service" not in imports_of(path), path
-    for collaborator in ("challenges", "running", "servers", "scores", "endings", "facade"):
+    for collaborator in ("challenges", "running", "servers", "scores", "endings", "puzzles"):
         assert f".{collaborator}" in imports_of(ROOT / "gameflow" / "service.py")
 
 
@@ -102,35 +102,145 @@ def test_no_file_but_the_tests_benches_and_migration_histories_passes_550_lines(
         if (lines := len(path.read_text().splitlines())) > LONGEST
     }
     assert long.keys() <= HISTORIES, long
-    assert len(sources) > 80 and {"cogs/table.py", "gameflow/service.py"} <= {
+    assert len(sources) > 80 and {"cogs/play/cog.py", "gameflow/service.py"} <= {
         str(path.relative_to(ROOT)) for path in sources
     }
 
 
-def test_no_name_is_defined_in_two_parts_of_the_cog_or_of_the_service():
-    """The TicTacToe cog and the game service are each built from mixins: a name in two of
-    them would hide one of the two (the first in the bases wins), with no error. And what
-    each part says it needs, the whole has."""
+def test_no_name_is_defined_in_two_parts_of_the_service():
+    """The game service is built from its flow and how a game ends (gameflow.endings): a
+    name in both would hide one of the two (the first in the bases wins), with no error.
+    And what each part says it needs, the whole has."""
     import inspect
 
-    from cogs.play.cog import Table
     from gameflow.service import GameService
 
-    for whole in (Table, GameService):
-        parts = [c for c in whole.__mro__ if c.__module__.split(".")[0] in LAYERS]
-        assert len(parts) >= 3, whole
-        owner: dict[str, str] = {}
-        for part in parts:
-            for name in vars(part):
-                if name.startswith("__"):
-                    continue
-                assert name not in owner, f"{name} is in {owner[name]} and in {part.__name__}"
-                owner[name] = part.__name__
-        made = inspect.getsource(whole.__init__)
-        for part in parts[1:]:
-            for need in vars(part).get("__annotations__", {}):
-                assigned = re.search(rf"self\.{need}\b[^=\n]*=", made)
-                assert need in owner or assigned, f"{part.__name__} needs {need}"
+    parts = [c for c in GameService.__mro__ if c.__module__.split(".")[0] in LAYERS]
+    assert len(parts) >= 2
+    owner: dict[str, str] = {}
+    for part in parts:
+        for name in vars(part):
+            if name.startswith("__"):
+                continue
+            assert name not in owner, f"{name} is in {owner[name]} and in {part.__name__}"
+            owner[name] = part.__name__
+    made = inspect.getsource(GameService.__init__)
+    for part in parts[1:]:
+        for need in vars(part).get("__annotations__", {}):
+            assigned = re.search(rf"self\.{need}\b[^=\n]*=", made)
+            assert need in owner or assigned, f"{part.__name__} needs {need}"
+
+
+# The Discord face by feature: feature X is cogs/X/ (+ gameflow/X.py, data/X.py); utils/
+# is what every feature shares, commands.py declares the slash groups over them.
+FEATURES = {"play", "replays", "scores", "puzzles", "brain", "admin", "servers", "pictures"}
+
+
+def test_the_discord_face_is_a_package_per_feature():
+    loose = {p.name for p in (ROOT / "cogs").glob("*.py")}
+    assert loose == {"__init__.py", "commands.py"}
+    packages = {p.name for p in (ROOT / "cogs").iterdir() if p.is_dir() and p.name[0] != "_"}
+    assert packages == FEATURES | {"utils"}
+    for package in packages:
+        assert (ROOT / "cogs" / package / "__init__.py").exists(), package
+    # what every feature shares knows none of them
+    for path in (ROOT / "cogs" / "utils").glob("*.py"):
+        uses = {name for name in imports_of(path) if name.startswith("cogs.")}
+        assert {name.split(".")[1] for name in uses} <= {"utils"}, path
+
+
+def test_no_cog_is_built_from_another_class_of_the_project():
+    """A cog holds what it needs; what two features share is an object both are given
+    (bot.py), never a mixin, nor another cog looked up by name."""
+    import importlib
+    import inspect
+
+    from discord.ext import commands
+
+    cogs = []
+    for path in (ROOT / "cogs").rglob("*.py"):
+        module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        cogs += [c for _, c in inspect.getmembers(module, inspect.isclass)
+                 if issubclass(c, commands.Cog) and c.__module__ == module.__name__]  # fmt: skip
+    assert len(cogs) >= len(FEATURES) - 1  # pictures is a process, not a cog
+    for cog in cogs:
+        ours = [c for c in cog.__mro__[1:] if c.__module__.split(".")[0] in PROJECT]
+        assert not ours, f"{cog.__name__} derives from {ours}"
+    for path in (ROOT / "cogs").rglob("*.py"):
+        assert "get_cog(" not in path.read_text(), path
+
+
+def test_no_module_but_a_package_init_only_passes_names_on():
+    """A module that only re-exports is a second door to one room (gameflow.facade was
+    one): callers import from where a thing is defined."""
+    import ast
+
+    for package in (*LAYERS, "terminal", "bench"):
+        for path in (ROOT / package).rglob("*.py"):
+            if path.name == "__init__.py":
+                continue
+            body = ast.parse(path.read_text()).body
+            own = [
+                node
+                for node in body
+                if not isinstance(node, ast.Import | ast.ImportFrom)
+                and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+                and not (
+                    isinstance(node, ast.Assign)
+                    and [getattr(t, "id", None) for t in node.targets] == ["__all__"]
+                )
+            ]
+            assert own, f"{path.relative_to(ROOT)} only passes names on"
+
+
+def test_the_terminal_stands_apart_from_the_discord_face():
+    """``python -m terminal`` imports neither bot.py nor cogs/, nor discord.py: what it
+    shares with Discord (board names, the words of a replay and a verdict, the settings)
+    lives below both."""
+    import os
+    import subprocess
+    import sys
+
+    for module, imported in layer_imports("terminal").items():
+        assert not imported & {"bot", "cogs", "discord"}, module
+    env = {**os.environ, "DATABASE_PATH": "", "PYTHONPATH": str(ROOT)}
+    played = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "terminal", "--board", "7x6", "play"],
+        input="4\nq\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**env, "HOME": str(ROOT / ".no-home")},
+        timeout=120,
+    )
+    assert played.returncode == 0, played.stderr[-2000:]
+    assert "1 2 3 4 5 6 7" in played.stdout  # it played
+    imported = {line.split("|")[-1].strip() for line in played.stderr.splitlines() if "|" in line}
+    assert "engine" in imported and "gameflow" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("discord", "cogs", "bot")}
+
+
+def test_every_registry_of_boards_names_exactly_the_engines_boards():
+    """A new board is its rules module, one entry in engine.GAMES, one record in the game
+    flow (gameflow.game.BOARDS) and one look in the Discord face (cogs.utils.boards.LOOKS):
+    no other map names boards."""
+    from cogs.commands import FACES
+    from cogs.utils.boards import LOOKS
+    from engine import GAMES
+    from gameflow.game import BOARDS
+    from terminal.common import BOARDS as SIZES
+
+    assert set(BOARDS) == set(LOOKS) == set(GAMES)
+    assert all(record.game == game for game, record in BOARDS.items())
+    assert [g for face in FACES for g in face.boards.values()] == list(BOARDS)
+    assert set(SIZES.values()) == set(GAMES)
+    # no module but those names a board's engine name as a key of a map of its own
+    names = "|".join(map(re.escape, GAMES))
+    named = re.compile(rf'^\s*"({names})"\s*:', re.M)
+    for package in ("cogs", "gameflow", "terminal", "data"):
+        for path in (ROOT / package).rglob("*.py"):
+            if str(path.relative_to(ROOT)) != "cogs/utils/boards.py":
+                assert not named.search(path.read_text()), path
 
 
 PACKAGES = ("engine", "data", "gameflow", "cogs", "i18n", "terminal", "bench")

@@ -46,8 +46,6 @@ RING = 0.065  # its width, in cells
 WIDTH, MARGIN, SCALE = 760, 32, 2
 TITLE_SIZE, NAME_SIZE, RESULT_SIZE, NOTE_SIZE = 28, 34, 32, 28
 RESULT_LINES = 3
-# the small boards narrower than the page: at its full width a 3×3 board would be huge
-BOARD_WIDTH = {"tictactoe": 480, "connect4": 520, "connect4-5x4": 600}
 
 
 @functools.cache
@@ -187,7 +185,7 @@ class Layout:
         rules = engine.get_game(game)
         self.rules = rules
         self.columns, self.rows = rules.width, rules.height
-        board_width = BOARD_WIDTH.get(game, WIDTH - 2 * MARGIN)
+        board_width = look_of(game).picture_width or WIDTH - 2 * MARGIN
         self.cell = board_width // self.columns
         self.left = (WIDTH - self.cell * self.columns) // 2
         # the title, then one line per player

@@ -38,6 +38,9 @@ class Look:
     buttons_are_board: ClassVar[bool] = False
     prompt: Msg  # what the player to move is asked to do
     brain_footer: Msg
+    # the board's width on a game's picture (cogs.pictures.game_picture), in pixels; None:
+    # the page's. The small boards are narrower: at its full width a 3×3 board is huge
+    picture_width: int | None = None
 
     def mark(self, mark: Mark) -> str:
         return self.marks[mark]
@@ -94,6 +97,7 @@ TICTACTOE_WINNING = {Mark.X: "❎", Mark.O: "🅾️"}
 
 class TicTacToeLook(Look):
     marks: ClassVar[dict[Mark, str]] = words.MARKS["cell"]
+    picture_width = 480
     buttons_are_board = True
     move_word = "cell"
     prompt = N_("pick a free cell")
@@ -188,7 +192,8 @@ class ConnectFourLook(Look):
         "mark_loses": N_("{mark} dropping in {where} there loses; I'll remember it."),
     }
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, picture_width: int | None = None) -> None:
+        self.picture_width = picture_width
         self.game = engine.get_game(game)
         self.title = self.noun = BOARDS[game].title  # a name, capitalised in a sentence too
         width = self.game.width
@@ -268,11 +273,13 @@ class ConnectFourLook(Look):
         return "\n".join([*lines, self._numbers])
 
 
+# Each board's look in Discord, by its name in engine.GAMES: the Discord face's one record
+# of a board (tests/test_project.py checks it names the same boards as the engine)
 LOOKS: dict[str, Look] = {
     "tictactoe": TicTacToeLook(),
-    "connect4": ConnectFourLook("connect4"),
-    "connect4-5x4": ConnectFourLook("connect4-5x4"),
     "connect4-7x6": ConnectFourLook("connect4-7x6"),
+    "connect4": ConnectFourLook("connect4", picture_width=520),
+    "connect4-5x4": ConnectFourLook("connect4-5x4", picture_width=600),
 }
 
 
