@@ -156,3 +156,17 @@ def test_every_docs_page_is_linked_from_the_readme_and_every_picture_shown():
     assert [p.name for p in sorted(DOCS.glob("*.md")) if p not in linked] == []
     shown = {(page.parent / t).resolve() for page in pages() for _, t in links(page)}
     assert [p.name for p in sorted(DOCS.glob("*.png")) if p not in shown] == []
+
+
+def test_the_invite_urls_written_out_ask_for_the_bots_permissions():
+    """The URL the README and the set-up page write out is the one the bot logs."""
+    from bot import INVITE_PERMISSIONS, INVITE_SCOPES
+
+    for page in (README, DOCS / "setup.md"):
+        urls = re.findall(
+            r"https://discord\.com/oauth2/authorize\?\S*permissions=\d+", page.read_text()
+        )
+        assert urls, page.name
+        for url in urls:
+            assert f"permissions={INVITE_PERMISSIONS.value}" in url
+            assert "scope=" + "+".join(INVITE_SCOPES) in url
