@@ -43,7 +43,7 @@ class ServerEvents:
         back (the sweep does it)."""
         try:
             await self.service.left_server(guild.id)
-        except Exception:  # it stays; the README says how to delete it by hand
+        except Exception:  # it stays; docs/data.md says how to delete it by hand
             log.exception("could not note that the bot left server %s", guild.id)
 
     @commands.Cog.listener()

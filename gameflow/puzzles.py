@@ -44,7 +44,7 @@ from .postmortem import PostMortemWorker
 log = logging.getLogger(__name__)
 
 CLASSIC = "connect4-7x6"
-PUZZLE_GAMES = (CLASSIC,)  # the boards with puzzles (see the README: why not the minis)
+PUZZLE_GAMES = (CLASSIC,)  # the boards with puzzles (docs/puzzles.md: why not the minis)
 MIN_PUZZLES = 1  # none: what to do to get some is said instead
 # about one game in this many that the bot looks back at gives a puzzle (bench.bot
 # --only-puzzles counts 0.27 to 0.38 a game against the bot, 0.5 to 0.9 between members):
