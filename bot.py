@@ -51,7 +51,7 @@ class StartupError(RuntimeError):
 
 # Everything the bot does outside an interaction response: it edits its own board
 # messages and announces abandoned games, in text channels and in threads. One place,
-# so the invite URL (README, ready line) and the code cannot drift apart.
+# so the invite URL (README, docs/setup.md, ready line) and the code cannot drift apart.
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,

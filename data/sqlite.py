@@ -53,7 +53,7 @@ class SQLiteDriver:
                 "journal_mode=WAL",
                 # With WAL, NORMAL keeps every commit through a crash of the process; FULL
                 # also through a power loss or OS crash, at one fsync per commit. The bot
-                # benchmark measures both; the README says which is promised and why.
+                # benchmark measures both; docs/data.md says which is promised and why.
                 f"synchronous={synchronous}",
                 f"busy_timeout={BUSY_TIMEOUT_MS}",
                 "foreign_keys=ON",

@@ -43,7 +43,7 @@ from .postmortem import PostMortemWorker
 
 log = logging.getLogger(__name__)
 
-# the boards with puzzles (see the README: why not the minis); the first, a puzzle's default
+# the boards with puzzles (docs/puzzles.md: why not the minis); the first, a puzzle's default
 PUZZLE_GAMES = tuple(game for game, board in BOARDS.items() if board.puzzles)
 CLASSIC = PUZZLE_GAMES[0]
 MIN_PUZZLES = 1  # none: what to do to get some is said instead

@@ -180,7 +180,7 @@ def template() -> Catalog:
         version="0.1.0",
         fuzzy=False,
         header_comment="# The bot's messages, as the code writes them: a new language starts as a\n"
-        '# copy of this file (see the README, "Languages"). Made by python -m i18n.extract.',
+        "# copy of this file (see docs/languages.md). Made by python -m i18n.extract.",
     )
     for m in messages():
         catalog.add(m.text if m.plural is None else (m.text, m.plural), locations=m.places)

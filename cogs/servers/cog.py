@@ -67,7 +67,7 @@ class Servers(commands.Cog):
         back (the sweep does it)."""
         try:
             await self.service.servers.left_server(guild.id)
-        except Exception:  # it stays; the README says how to delete it by hand
+        except Exception:  # it stays: `/ttt-admin delete-server-data` deletes it (docs/data.md)
             log.exception("could not note that the bot left server %s", guild.id)
 
     @commands.Cog.listener()
