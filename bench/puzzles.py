@@ -156,7 +156,7 @@ async def posing_costs(
     games: list[tuple], facts_wanted: int, copies: int, asks: int, seed: int, old_copies: int = 10
 ) -> dict:
     """Posing puzzles on a server of ``facts_wanted`` facts (see the module's docstring)."""
-    from bench.loop import StallProbe
+    from bench._common import StallProbe
     from bot import freeze_start_up_objects
     from cogs.render.puzzle import columns_view, puzzle_embed
     from gameflow.memories import classic_facts

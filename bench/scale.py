@@ -32,31 +32,20 @@ import argparse
 import asyncio
 import gc
 import multiprocessing
-import os
 import random
 import statistics
 import tempfile
 import time
-import uuid
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import engine
 from bench import lean, loop
-from bench.bot import percentile, play_server
+from bench._common import percentile, play_server, postgres_schema, rss_bytes
 from bot import create_bot, freeze_start_up_objects
 from data import Store
 from engine import Board, Mark, Memory
 from gameflow import GameService
 from gameflow.memories import HOT_KEPT, ServerMemories
-
-
-def rss_bytes() -> int:
-    with open(f"/proc/{os.getpid()}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS in /proc: this benchmark needs Linux")
 
 
 def trained_memories(kinds: int = 8, games: int = 2000, game: str = "tictactoe") -> list[Memory]:
@@ -228,20 +217,6 @@ def start_up_collection() -> tuple[int, float, float]:
     gc.unfreeze()
     gc.set_threshold(*thresholds)
     return tracked, before, after
-
-
-@asynccontextmanager
-async def postgres_schema(url: str):
-    import asyncpg
-
-    schema = f"ttt_bench_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
-        yield schema
-    finally:
-        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-        await admin.close()
 
 
 async def play_flat_out(
