@@ -1,6 +1,11 @@
 """What the benchmarks share: how they measure (percentiles, the event loop's stalls, the
 process's RSS) and the load they make (servers playing through the game flow, memories
-taught by random games and kept on disk, PostgreSQL schemas of their own).
+taught by random games and kept on disk, PostgreSQL schemas of their own), and how one
+benchmark runs another.
+
+Each ``python -m bench.X`` is an entry point, and none imports another: what two of them
+need lives here, and a benchmark that prints another's figures runs it in a process of
+its own (:func:`run_benchmark`), as it would run alone.
 """
 
 from __future__ import annotations
@@ -8,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -16,6 +23,8 @@ from pathlib import Path
 
 from engine import Memory
 from tests.engine.random_play import learn_random_games
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -120,3 +129,16 @@ async def postgres_schema(url: str):
     finally:
         await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         await admin.close()
+
+
+def run_benchmark(module: str, *args: str, indent: str = "") -> None:
+    """``python -m module args`` of this checkout in a process of its own, its lines
+    printed as they come (each after ``indent``); an error if it fails."""
+    command = [sys.executable, "-m", module, *args]
+    sys.stdout.flush()  # what this one printed first comes first
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each line as soon as it is printed
+    with subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True) as process:
+        for line in process.stdout:
+            print(indent + line, end="", flush=True)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)

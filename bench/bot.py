@@ -45,7 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
-from bench._common import GAMES, StallProbe, percentile, play_server
+from bench._common import GAMES, StallProbe, percentile, play_server, run_benchmark
 from data import Store
 from data.sqlite import SYNCHRONOUS
 from gameflow import GameService
@@ -325,7 +325,7 @@ def main(argv: list[str] | None = None) -> None:
         "--only-replays", action="store_true", help="only the replays and history figures"
     )
     parser.add_argument(
-        "--only-puzzles", action="store_true", help="only the puzzles' figures (bench/puzzles.py)"
+        "--only-puzzles", action="store_true", help="only the puzzles' figures (bench.puzzles)"
     )
     parser.add_argument(
         "--only-classic", action="store_true",
@@ -339,9 +339,7 @@ def main(argv: list[str] | None = None) -> None:
         print_replay_costs(args.history)
         return
     if args.only_puzzles:
-        from bench.puzzles import print_puzzle_costs
-
-        print_puzzle_costs()
+        run_benchmark("bench.puzzles")
         return
     if args.only_classic:
         from bench.classic_scale import stats_figures
@@ -387,9 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"drawing the curve's picture (500 points, in a thread): first {first:.0f} ms "
           f"(importing matplotlib), then {again:.0f} ms (median of 5)")  # fmt: skip
     print_replay_costs(args.history)
-    from bench.puzzles import print_puzzle_costs
-
-    print_puzzle_costs()
+    run_benchmark("bench.puzzles")
     from bench.classic_scale import stats_figures
 
     for line in stats_figures(args.history):

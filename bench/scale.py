@@ -39,8 +39,7 @@ import time
 from pathlib import Path
 
 import engine
-from bench import lean, loop
-from bench._common import percentile, play_server, postgres_schema, rss_bytes
+from bench._common import percentile, play_server, postgres_schema, rss_bytes, run_benchmark
 from bot import create_bot, freeze_start_up_objects
 from data import Store
 from engine import Board, Mark, Memory
@@ -330,8 +329,7 @@ def main(argv: list[str] | None = None) -> None:
             print(line)
         return
     if args.loop:
-        for line in loop.report():
-            print(line)
+        run_benchmark("bench.loop")
         return
     if args.classic:
         for line in classic_figures(args.postgres):
@@ -355,13 +353,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"training against {opponent}: {rate:,.0f} games/s, median of 3{target}")
     for name, cost in engine_costs().items():
         print(f"{name}: {cost:.1f} µs (median)")
-    players = 100
-    played = asyncio.run(lean.run(players, 5, seed=1))  # 3 rounds: medians
-    floor = asyncio.run(lean.run_floor(players, 20))
-    print(f"the lean path, {players} players at once through discord.py ({played['moves']:,} "
-          "moves, half by button, half by /ttt move):")  # fmt: skip
-    for line in lean.report(played, floor):
-        print(f"  {line}")
+    print("the lean path through discord.py, half the moves by button, half by /ttt move:")
+    run_benchmark("bench.lean", "--players", "100", "--games", "5", "--seed", "1", indent="  ")
     print(f"the game flow flat out, 200 servers, {args.played:,} games:")
     for line in asyncio.run(database_runs(args.postgres, 200, args.played)):
         print(f"  {line}")
@@ -371,8 +364,7 @@ def main(argv: list[str] | None = None) -> None:
     for line in connect4_figures():
         print(f"  {line}")
     print("Connect Four on the event loop:")
-    for line in loop.report():
-        print(f"  {line}")
+    run_benchmark("bench.loop", indent="  ")
     print("The classic board at a big server's scale:")
     for line in classic_figures(args.postgres):
         print(f"  {line}")
