@@ -45,29 +45,12 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
+from bench._common import GAMES, StallProbe, percentile, play_server, run_benchmark
 from data import Store
 from data.sqlite import SYNCHRONOUS
 from gameflow import GameService
 
-GAMES = ("tictactoe",)
 MIXED = ("tictactoe", "connect4", "connect4-5x4")
-
-
-async def play_server(
-    service, server: int, games: int, think: float, rng, latencies, kinds=GAMES
-) -> None:
-    for _ in range(games):
-        kind = kinds[rng.randrange(len(kinds))] if len(kinds) > 1 else kinds[0]
-        turn = await service.start(server, server, server, bot_first=rng.random() < 0.5, game=kind)
-        board = turn.game.board
-        while turn.game.running:
-            if think:
-                await asyncio.sleep(rng.uniform(0, 2 * think))
-            cell = rng.choice(board.legal_moves) + 1
-            started = time.perf_counter()
-            turn = await service.move(server, server, cell)
-            latencies.append(time.perf_counter() - started)
-            board = turn.game.board
 
 
 def add_history(path: Path, guild_id: int, games: int) -> None:
@@ -204,7 +187,6 @@ async def replay_costs(history: int, asks: int = 2000, seed: int = 1) -> dict:
     """A replay step and ``history`` on a server with ``history`` games, through the game
     flow and drawn (embed and components as Discord gets them): p50 and p99 in ms, and
     the longest loop stall over all of them."""
-    from bench.loop import StallProbe
     from bot import freeze_start_up_objects
     from cogs.replays.render import history_embed, history_view, replay_embed, replay_view
     from i18n import ENGLISH
@@ -272,11 +254,6 @@ def print_replay_costs(history: int) -> None:
           f"history took together on the loop's thread: {r['held']:.1f} ms (a stall longer "
           f"than that is the machine's other work)")  # fmt: skip
     print("targets: replay step and history p99 <= 20 ms, no loop stall over 20 ms")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000
 
 
 async def run(
@@ -348,7 +325,7 @@ def main(argv: list[str] | None = None) -> None:
         "--only-replays", action="store_true", help="only the replays and history figures"
     )
     parser.add_argument(
-        "--only-puzzles", action="store_true", help="only the puzzles' figures (bench/puzzles.py)"
+        "--only-puzzles", action="store_true", help="only the puzzles' figures (bench.puzzles)"
     )
     parser.add_argument(
         "--only-classic", action="store_true",
@@ -362,9 +339,7 @@ def main(argv: list[str] | None = None) -> None:
         print_replay_costs(args.history)
         return
     if args.only_puzzles:
-        from bench.puzzles import print_puzzle_costs
-
-        print_puzzle_costs()
+        run_benchmark("bench.puzzles")
         return
     if args.only_classic:
         from bench.classic_scale import stats_figures
@@ -410,9 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"drawing the curve's picture (500 points, in a thread): first {first:.0f} ms "
           f"(importing matplotlib), then {again:.0f} ms (median of 5)")  # fmt: skip
     print_replay_costs(args.history)
-    from bench.puzzles import print_puzzle_costs
-
-    print_puzzle_costs()
+    run_benchmark("bench.puzzles")
     from bench.classic_scale import stats_figures
 
     for line in stats_figures(args.history):

@@ -135,7 +135,7 @@ def _rss_per_fact(count: int, servers: int = 4) -> tuple[float, float, float, in
     apart), and the bytes of its table."""
 
     async def measure() -> tuple[float, float, float, int]:
-        from bench.scale import rss_bytes
+        from bench._common import rss_bytes
         from data import Store
         from gameflow.memories import ServerMemories
 
@@ -187,7 +187,7 @@ def size_figures(postgres: str | None) -> list[str]:
         f"as a row of 42 characters, as before: {rows:.1f} bytes"
     )
     if postgres:
-        from bench.scale import postgres_schema
+        from bench._common import postgres_schema
 
         async def on_postgres() -> float:
             async with postgres_schema(postgres) as schema:
@@ -283,7 +283,7 @@ async def _probe_queries(store, record: list, stop: asyncio.Event) -> None:
 async def stats_under_play(
     history: int, facts: int, servers: int, games: int, think: float, asking: bool
 ) -> dict:
-    from bench.bot import play_server
+    from bench._common import play_server
     from bot import freeze_start_up_objects
     from data import Store
     from gameflow import GameService
@@ -323,7 +323,7 @@ async def stats_under_play(
 
 
 def stats_figures(history: int = 100_000, facts: int = 200_000) -> list[str]:
-    from bench.bot import percentile
+    from bench._common import percentile
 
     runs = {
         asking: asyncio.run(stats_under_play(history, facts, 200, 2000, 1.0, asking))
@@ -357,12 +357,12 @@ async def first_stats_after_a_restart(game: str, lessons: int) -> dict:
     """The first ``/connect4 stats`` of a server after a restart (nothing cached, not even
     the positions' moves; the start-up objects frozen, as the bot does), on a memory of
     about ``lessons`` lessons: how long it took, and the loop's longest callback meanwhile."""
-    from bench import loop
+    from bench._common import trained
     from bot import freeze_start_up_objects
     from data import Store
     from gameflow import GameService
 
-    memory = loop.trained(game, lessons)
+    memory = trained(game, lessons)
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.sqlite3")
         facts = [(fact.position, fact.outcome.value) for fact in memory]

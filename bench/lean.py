@@ -37,7 +37,7 @@ from contextlib import asynccontextmanager
 from multiprocessing import get_context
 from pathlib import Path
 
-from bench.bot import percentile
+from bench._common import percentile
 from tests import fakediscord
 from tests.classic_board import LOOKING_BACK, classic_position, looking_back
 from tests.fakediscord import FakeDiscord, User, board_of, game_id_of, launch_bot, snowflake

@@ -22,18 +22,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
 import tempfile
 import time
 from pathlib import Path
 
-from bench.bot import percentile
+from bench._common import StallProbe, percentile, trained
 from bot import freeze_start_up_objects
 from data import Store
 from engine import Memory, export_memory, get_game
 from gameflow import GameService
 from gameflow.brain import document_file
-from tests.engine.random_play import learn_random_games
 
 SIZES = (
     ("connect4", 3_000),
@@ -41,61 +39,6 @@ SIZES = (
     ("connect4-5x4", 3_000),
     ("connect4-5x4", 27_000),
 )
-CACHE = Path(tempfile.gettempdir()) / "ttt-bench-memories"
-
-
-def trained(game: str, lessons: int, step: int = 200) -> Memory:
-    """A memory of ``game`` with about ``lessons`` lessons, taught by games of random
-    moves, read from the disk cache when it was made before."""
-    path = CACHE / f"{game}-{lessons}.bin"
-    memory = Memory(game=game)
-    if path.exists():
-        table = memory.table  # an empty table of the game's kind, filled from the file
-        table.frombytes(path.read_bytes())
-        return Memory.over(table, game)
-    rng = random.Random(0)
-    while len(memory) < lessons:
-        learn_random_games(memory, step, rng)
-    CACHE.mkdir(exist_ok=True)
-    path.write_bytes(bytes(memory.table))
-    return memory
-
-
-class StallProbe:
-    """The longest the event loop was late to wake a task that sleeps 2 ms at a time, and
-    the CPU the whole process used meanwhile: far less than the stall means the process
-    was not running (a machine others share), not that the loop was held."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self.longest_cpu = 0.0
-        self._task: asyncio.Task | None = None
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            asked, cpu = loop.time(), time.process_time()
-            await asyncio.sleep(0.002)
-            late = loop.time() - asked - 0.002
-            if late > self.longest:
-                self.longest, self.longest_cpu = late, time.process_time() - cpu
-
-    def __enter__(self) -> StallProbe:
-        self._task = asyncio.ensure_future(self._run())
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._task.cancel()
-
-    def take(self) -> float:
-        """The longest stall since the last take, in ms."""
-        return self.take_with_cpu()[0]
-
-    def take_with_cpu(self) -> tuple[float, float]:
-        """The longest stall since the last take and the process's CPU during it, in ms."""
-        taken = self.longest * 1000, self.longest_cpu * 1000
-        self.longest = self.longest_cpu = 0.0
-        return taken
 
 
 async def measure(game: str, memory: Memory, asks: int = 40) -> dict:

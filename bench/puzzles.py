@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import engine
+from bench._common import StallProbe, percentile
 from data import Store
 from data.puzzles import NewPuzzle
 from engine import Mark, Memory, solver
@@ -44,11 +45,6 @@ from gameflow.puzzles import Puzzles
 CLASSIC = "connect4-7x6"
 RULES = engine.get_game(CLASSIC)
 GUILD = 1
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1000
 
 
 def weak_move(rng: random.Random, code: int) -> int:
@@ -156,7 +152,6 @@ async def posing_costs(
     games: list[tuple], facts_wanted: int, copies: int, asks: int, seed: int, old_copies: int = 10
 ) -> dict:
     """Posing puzzles on a server of ``facts_wanted`` facts (see the module's docstring)."""
-    from bench.loop import StallProbe
     from bot import freeze_start_up_objects
     from cogs.puzzles.render import columns_view, puzzle_embed
     from gameflow.memories import classic_facts

@@ -32,31 +32,19 @@ import argparse
 import asyncio
 import gc
 import multiprocessing
-import os
 import random
 import statistics
 import tempfile
 import time
-import uuid
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import engine
-from bench import lean, loop
-from bench.bot import percentile, play_server
+from bench._common import percentile, play_server, postgres_schema, rss_bytes, run_benchmark
 from bot import create_bot, freeze_start_up_objects
 from data import Store
 from engine import Board, Mark, Memory
 from gameflow import GameService
 from gameflow.memories import HOT_KEPT, ServerMemories
-
-
-def rss_bytes() -> int:
-    with open(f"/proc/{os.getpid()}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS in /proc: this benchmark needs Linux")
 
 
 def trained_memories(kinds: int = 8, games: int = 2000, game: str = "tictactoe") -> list[Memory]:
@@ -230,20 +218,6 @@ def start_up_collection() -> tuple[int, float, float]:
     return tracked, before, after
 
 
-@asynccontextmanager
-async def postgres_schema(url: str):
-    import asyncpg
-
-    schema = f"ttt_bench_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"CREATE SCHEMA {schema}")
-        yield schema
-    finally:
-        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-        await admin.close()
-
-
 async def play_flat_out(
     url: str, schema: str | None, servers: range, games: int, seed: int
 ) -> tuple[list[float], float]:
@@ -355,8 +329,7 @@ def main(argv: list[str] | None = None) -> None:
             print(line)
         return
     if args.loop:
-        for line in loop.report():
-            print(line)
+        run_benchmark("bench.loop")
         return
     if args.classic:
         for line in classic_figures(args.postgres):
@@ -380,13 +353,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"training against {opponent}: {rate:,.0f} games/s, median of 3{target}")
     for name, cost in engine_costs().items():
         print(f"{name}: {cost:.1f} µs (median)")
-    players = 100
-    played = asyncio.run(lean.run(players, 5, seed=1))  # 3 rounds: medians
-    floor = asyncio.run(lean.run_floor(players, 20))
-    print(f"the lean path, {players} players at once through discord.py ({played['moves']:,} "
-          "moves, half by button, half by /ttt move):")  # fmt: skip
-    for line in lean.report(played, floor):
-        print(f"  {line}")
+    print("the lean path through discord.py, half the moves by button, half by /ttt move:")
+    run_benchmark("bench.lean", "--players", "100", "--games", "5", "--seed", "1", indent="  ")
     print(f"the game flow flat out, 200 servers, {args.played:,} games:")
     for line in asyncio.run(database_runs(args.postgres, 200, args.played)):
         print(f"  {line}")
@@ -396,8 +364,7 @@ def main(argv: list[str] | None = None) -> None:
     for line in connect4_figures():
         print(f"  {line}")
     print("Connect Four on the event loop:")
-    for line in loop.report():
-        print(f"  {line}")
+    run_benchmark("bench.loop", indent="  ")
     print("The classic board at a big server's scale:")
     for line in classic_figures(args.postgres):
         print(f"  {line}")

@@ -246,20 +246,28 @@ def test_every_registry_of_boards_names_exactly_the_engines_boards():
 PACKAGES = ("engine", "data", "gameflow", "cogs", "i18n", "terminal", "bench")
 
 
-def module_imports() -> dict[str, set[str]]:
-    """Each project module's imports of other project modules, as its top level makes
-    them (``from . import x`` imports the submodule ``x``, not the package again)."""
-    import ast
-
+def project_modules() -> dict[str, Path]:
+    """Each project module by its dotted name, and its file."""
     modules = {"bot": ROOT / "bot.py"}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def module_imports(anywhere: bool = False) -> dict[str, set[str]]:
+    """Each project module's imports of other project modules, as its top level makes
+    them (``anywhere``: a function's own imports too; ``from . import x`` imports the
+    submodule ``x``, not the package again)."""
+    import ast
+
+    modules = project_modules()
     graph = {}
     for name, path in modules.items():
         deps = set()
-        for node in ast.parse(path.read_text()).body:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree) if anywhere else tree.body:
             if isinstance(node, ast.Import):
                 deps.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -274,11 +282,8 @@ def module_imports() -> dict[str, set[str]]:
     return graph
 
 
-def test_no_module_imports_itself_back_through_others():
-    """Imports run one way inside and between the packages: a circle would make a
-    module's meaning depend on which one was imported first (issue 24)."""
-    graph = module_imports()
-    assert {"engine.games", "gameflow.service", "cogs.play.cog"} <= graph.keys()
+def assert_no_circle(graph: dict[str, set[str]]) -> None:
+    """No module of ``graph`` reaches itself again through its imports."""
     done: set[str] = set()
 
     def walk(module: str, path: list[str]) -> None:
@@ -292,3 +297,32 @@ def test_no_module_imports_itself_back_through_others():
 
     for module in sorted(graph):
         walk(module, [])
+
+
+def test_no_module_imports_itself_back_through_others():
+    """Imports run one way inside and between the packages: a circle would make a
+    module's meaning depend on which one was imported first (issue 24)."""
+    graph = module_imports()
+    assert {"engine.games", "gameflow.service", "cogs.play.cog"} <= graph.keys()
+    assert_no_circle(graph)
+
+
+def test_no_benchmark_imports_another_nor_itself_back():
+    """In bench/, a function's own imports counted too (issue 39: six benchmarks imported
+    each other, bench/bot.py both an entry point and the others' library): the entry points
+    (``python -m bench.X``) share their helpers through modules of their own, none imports
+    another (one runs another in a process of its own), and no import circle runs through
+    bench/."""
+    modules = project_modules()
+    graph = {
+        name: {dep for dep in deps if dep.startswith("bench.")}
+        for name, deps in module_imports(anywhere=True).items()
+        if name.startswith("bench.")
+    }
+    entry_points = {
+        name for name in graph if 'if __name__ == "__main__":' in modules[name].read_text()
+    }
+    assert {"bench.bot", "bench.scale", "bench.lean", "bench.loop"} <= entry_points
+    for module, deps in graph.items():
+        assert not deps & entry_points, f"{module} imports {sorted(deps & entry_points)}"
+    assert_no_circle(graph)
