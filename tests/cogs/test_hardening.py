@@ -155,13 +155,13 @@ async def test_stats_defers_before_its_slow_work(world, monkeypatch):
     w = world
     tried = first_responses(monkeypatch)
     service = w.env.bot.service
-    real_stats = service.stats
+    real_stats = service.scoreboard.stats
 
     async def stats(*args, **kwargs):
         tried.append("read")
         return await real_stats(*args, **kwargs)
 
-    monkeypatch.setattr(service, "stats", stats)
+    monkeypatch.setattr(service.scoreboard, "stats", stats)
     result = await w.alice.slash(w.channel, "ttt stats", member=w.bob)
     assert tried == ["defer", "read"]
     assert result.response.message.embeds[0].title and not result.ephemeral
