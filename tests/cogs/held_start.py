@@ -1,4 +1,4 @@
-"""Imported by a pictures process that tests/cogs/test_pictures.py starts: its start is
+"""Imported by a pictures process that tests/cogs/pictures/test_pictures.py starts: its start is
 held here until the test opens the gate (the file named in :data:`GATE`), so the test
 knows the process is still starting when it kills it."""
 

@@ -35,14 +35,14 @@ from __future__ import annotations
 
 import sqlite3
 
+from tests.cogs.admin.test_admin import lessons
+from tests.cogs.admin.test_brain_tools import file_of, stored_memory, trained_document
+from tests.cogs.admin.test_training import train, until
 from tests.cogs.conftest import board_of, message_by_id
-from tests.cogs.test_admin import lessons
+from tests.cogs.play.test_connect4 import board_of as columns_of_board
+from tests.cogs.play.test_games import play_line
+from tests.cogs.puzzles.test_puzzles import beat_the_bot, posed, stored_puzzle
 from tests.cogs.test_bad_input import forged_click
-from tests.cogs.test_brain_tools import file_of, stored_memory, trained_document
-from tests.cogs.test_connect4 import board_of as columns_of_board
-from tests.cogs.test_games import play_line
-from tests.cogs.test_puzzles import beat_the_bot, posed, stored_puzzle
-from tests.cogs.test_training import train, until
 
 QUESTION_SECONDS = 60  # a question's answers are in time until then
 

@@ -5,9 +5,9 @@ import sqlite3
 import discord
 
 from cogs.utils.render import duration_text
+from tests.cogs.admin.test_admin import lessons, yes_label
 from tests.cogs.conftest import board_of
-from tests.cogs.test_admin import lessons, yes_label
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 
 
 async def test_a_board_that_cannot_be_shown_after_the_move_was_saved_says_it_was_saved(world):
@@ -116,8 +116,8 @@ async def test_a_question_answers_once_even_from_a_board_not_redrawn(world):
 
     from simcord import actors as simcord_actors
 
-    from tests.cogs.test_admin import lessons
-    from tests.cogs.test_games import play_line
+    from tests.cogs.admin.test_admin import lessons
+    from tests.cogs.play.test_games import play_line
 
     w = world
     await play_line(w, w.alice, [1, 4, 7])

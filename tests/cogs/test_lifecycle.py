@@ -1,8 +1,8 @@
 """Servers, restarts, the clock and command syncing."""
 
+from tests.cogs.admin.test_admin import lessons
 from tests.cogs.conftest import board_of, buttons_of, is_over, message_by_id
-from tests.cogs.test_admin import lessons
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 
 
 def syncs(env) -> int:

@@ -40,7 +40,7 @@ CELLS = st.one_of(
 WHERE = st.tuples(st.integers(0, SERVERS - 1), st.integers(0, CHANNELS - 1))
 WHO = st.integers(0, MEMBERS - 1)
 # each game as its commands name it: the command group and the board option (the classic
-# 7x6 board, /connect4's default, has its post-mortem's own tests: tests/cogs/test_reviews.py)
+# 7x6 board, /connect4's default, has its post-mortem's own tests: tests/cogs/play/test_reviews.py)
 GAMES = {
     "tictactoe": ("ttt", {}),
     "connect4": ("connect4", {"board": "4x4"}),

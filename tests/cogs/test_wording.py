@@ -3,9 +3,9 @@ help names what a new player needs next, Connect Four speaks of red and yellow, 
 between members names its players, and a declined challenge does not look like an OK."""
 
 from tests.cogs.conftest import message_by_id
-from tests.cogs.test_challenges import accept, button, challenge
-from tests.cogs.test_connect4 import win_once
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_challenges import accept, button, challenge
+from tests.cogs.play.test_connect4 import win_once
+from tests.cogs.play.test_games import play_line
 
 
 async def test_the_footer_names_the_game_and_board_and_invites_at_zero(world, simcord_bot):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import get_game
 from engine.postmortem import post_mortem
 from engine.puzzles import MAX_PLIES, classify, cuts_of_game, forced_line, studied_plies
-from tests.cogs.test_puzzles import BETWEEN_MEMBERS
+from tests.cogs.puzzles.test_puzzles import BETWEEN_MEMBERS
 from tests.engine.connect4_7x6_oracle import column_values
 
 RULES = get_game("connect4-7x6")

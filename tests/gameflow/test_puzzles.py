@@ -11,7 +11,7 @@ from engine.puzzles import classify
 from engine.puzzles import column_values as engine_values
 from gameflow.memories import classic_facts
 from gameflow.puzzles import Puzzles, TooFewPuzzles, known_in
-from tests.cogs.test_puzzles import AGAINST_THE_BOT, MISSED, assert_one_answer
+from tests.cogs.puzzles.test_puzzles import AGAINST_THE_BOT, MISSED, assert_one_answer
 from tests.engine.connect4_7x6_oracle import column_values
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200

@@ -1,6 +1,6 @@
 """/ttt-admin reset: hidden from members by default, checked for real, confirmed by a button."""
 
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 
 
 async def lessons(w, member) -> int:

@@ -197,7 +197,7 @@ async def test_a_finished_board_offers_a_rematch_with_the_sides_swapped(world, n
 
 
 async def test_a_rematch_between_members_invites_the_same_member_the_sides_swapped(world):
-    from tests.cogs.test_challenges import button
+    from tests.cogs.play.test_challenges import button
 
     w = world
     result = await w.alice.slash(
@@ -236,7 +236,7 @@ async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
     move = "ttt move" if game == "tictactoe" else "connect4 move"
     option = "cell" if game == "tictactoe" else "column"
     wins = known = 0
-    board = {} if game == "tictactoe" else {"board": "4x4"}  # 7x6: tests/cogs/test_classic_face
+    board = {} if game == "tictactoe" else {"board": "4x4"}  # 7x6: tests/cogs/play/test_classic_face
     for _ in range(6):
         started = await w.alice.slash(w.channel, command, level="easy", **board)
         assert "easy level" in started.response.message.embeds[0].title

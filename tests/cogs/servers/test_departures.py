@@ -1,7 +1,7 @@
 """Where the bot was removed, it calls Discord no more (issue 23, item 9): Discord counts
 every refused call (403 Missing Access) toward banning the bot."""
 
-from tests.cogs.test_challenges import challenge
+from tests.cogs.play.test_challenges import challenge
 
 
 async def test_an_invitation_open_when_the_bot_leaves_is_not_edited_at_its_expiry(

@@ -98,7 +98,7 @@ async def beat_the_bot(w, member, channel=None):
 
 async def members_play(w):
     """Alice (🔴) and Bob (🟡) play :data:`BETWEEN_MEMBERS`."""
-    from tests.cogs.test_challenges import button
+    from tests.cogs.play.test_challenges import button
 
     invitation = await w.alice.slash(
         w.channel, "connect4 challenge", opponent=w.bob, first="me", board="7x6"
@@ -357,7 +357,7 @@ async def test_one_servers_broken_puzzle_never_holds_up_the_others_daily_post(
 ):
     """The daily round goes server by server: a fault in one (here its stored puzzle's
     moves damaged by hand) is logged, and the servers after it still get their post."""
-    from tests.cogs.test_classic_tools import other_server
+    from tests.cogs.admin.test_classic_tools import other_server
 
     w = world
     other, other_channel, other_admin = other_server(w)

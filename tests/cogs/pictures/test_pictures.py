@@ -13,9 +13,9 @@ from cogs.pictures import chart
 from cogs.pictures.process import DRAWING_MODULES, Pictures
 from tests import WORK_SECONDS
 from tests.cogs import held_start
-from tests.cogs.test_chart import png_size
-from tests.cogs.test_games import play_line
-from tests.cogs.test_replays import custom_id, open_replay
+from tests.cogs.pictures.test_chart import png_size
+from tests.cogs.play.test_games import play_line
+from tests.cogs.replays.test_replays import custom_id, open_replay
 
 CHART_PIXELS = tuple(round(inches * chart.DPI) for inches in chart.SIZE_INCHES)
 

@@ -7,7 +7,7 @@ import discord
 import pytest
 
 from tests.cogs.conftest import message_by_id
-from tests.cogs.test_challenges import button
+from tests.cogs.play.test_challenges import button
 from tests.engine.connect4_oracle import solver
 
 # a stone, a winning four's square, the last stone's heart
@@ -215,7 +215,7 @@ async def win_once(w, member=None):
 async def test_admin_reset_of_connect4_forgets_only_its_memory_even_after_a_restart(
     world, db_path, new_bot
 ):
-    from tests.cogs.test_games import play_line
+    from tests.cogs.play.test_games import play_line
 
     w = world
     await win_once(w)
@@ -234,7 +234,7 @@ async def test_admin_reset_of_connect4_forgets_only_its_memory_even_after_a_rest
 async def test_admin_export_and_import_of_connect4_per_server(world, db_path):
     import json
 
-    from tests.cogs.test_brain_tools import file_of
+    from tests.cogs.admin.test_brain_tools import file_of
 
     w = world
     await win_once(w)
@@ -260,7 +260,7 @@ async def test_admin_export_and_import_of_connect4_per_server(world, db_path):
 async def test_admin_training_of_connect4_shows_progress_and_saves_only_true_lessons(
     world, db_path
 ):
-    from tests.cogs.test_training import until
+    from tests.cogs.admin.test_training import until
 
     w = world
     started = await w.admin.slash(

@@ -12,7 +12,7 @@ from engine import Mark
 from gameflow import CurvePoint
 from gameflow.game import BOARDS
 from i18n import ENGLISH, LANGUAGES
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -295,7 +295,7 @@ async def test_connect_four_charts_say_red_and_yellow(world, db_path, pictures):
     """Issue 26: under an embed of 🔴 and 🟡, the chart's roles are red and yellow."""
     from cogs.utils.boards import look_of
     from i18n import ENGLISH
-    from tests.cogs.test_connect4 import drop
+    from tests.cogs.play.test_connect4 import drop
 
     w = world
     await w.alice.slash(w.channel, "connect4 play", board="4x4")
@@ -411,7 +411,7 @@ def test_points_of_one_game_are_its_last():
 async def test_the_curve_credits_a_post_mortem_to_the_game_that_taught(world, simcord_bot):
     """Issue 35: game 1 showed +2 and the post-mortem's jump came at game 2, a game that
     taught nothing. The review stores its point at its own game, in its own transaction."""
-    from tests.cogs.test_reviews import lose_a_classic_game
+    from tests.cogs.play.test_reviews import lose_a_classic_game
 
     w = world
     await lose_a_classic_game(w.alice, w.channel, simcord_bot.service, w.env)

@@ -6,8 +6,8 @@ from simcord import actors as simcord_actors
 from data import Store
 from gameflow.replays import lessons_by_step
 from tests.cogs.conftest import board_of
-from tests.cogs.test_challenges import accept, challenge
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_challenges import accept, challenge
+from tests.cogs.play.test_games import play_line
 
 LAST = "⏭️"
 

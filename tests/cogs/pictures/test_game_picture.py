@@ -9,7 +9,7 @@ from PIL import Image, ImageColor
 from cogs.pictures import game_picture
 from cogs.pictures.game_picture import Layout, cells_played, draw_game, drawable, lesson_ring, words
 from i18n import N_
-from tests.cogs.test_chart import png_size
+from tests.cogs.pictures.test_chart import png_size
 
 # a classic game played to the last hole, a draw: the most numbers a picture can hold
 FULL_7X6 = (5, 5, 6, 3, 5, 0, 6, 5, 0, 0, 6, 5, 2, 5, 0, 3, 4, 6, 4, 0, 6, 4)

@@ -6,8 +6,8 @@ import pytest
 
 import engine
 from engine import LOSS, WIN, Board
-from tests.cogs.test_brain_tools import imported, trained_document
-from tests.cogs.test_games import play_line
+from tests.cogs.admin.test_brain_tools import imported, trained_document
+from tests.cogs.play.test_games import play_line
 
 SQUARES = {"🟩": WIN, "🚫": LOSS, "⬜": None}
 MARKS = {"❌": "X", "⭕": "O"}

@@ -7,7 +7,7 @@ from cogs.play.render import board_view, cell_click
 from engine import Mark
 from gameflow import Game
 from tests.cogs.conftest import buttons_of
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 
 
 def game(moves, result="running", game_id=7) -> Game:

@@ -5,9 +5,9 @@ import simcord
 
 from cogs.servers.render import WELCOME, WELCOME_PUZZLES
 from gameflow.places import own_bot
+from tests.cogs.admin.test_admin import lessons
 from tests.cogs.conftest import board_of, message_by_id
-from tests.cogs.test_admin import lessons
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 
 
 def fields_of(result) -> dict[str, str]:

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from engine import Board, Mark, Memory, get_game
-from tests.cogs.test_connect4 import KEYCAPS, board_of, columns_of, drop, winning_squares
+from tests.cogs.play.test_connect4 import KEYCAPS, board_of, columns_of, drop, winning_squares
 from tests.engine.test_classic import assert_proven
 
 CLASSIC = "connect4-7x6"

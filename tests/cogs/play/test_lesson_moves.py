@@ -8,9 +8,9 @@ import re
 from simcord import actors as simcord_actors
 
 from tests.cogs.conftest import message_by_id
+from tests.cogs.play.test_reviews import lose_a_classic_game, review_field
+from tests.cogs.replays.test_replays import button, learned
 from tests.cogs.test_languages import server
-from tests.cogs.test_replays import button, learned
-from tests.cogs.test_reviews import lose_a_classic_game, review_field
 
 LESSON = re.compile(
     r"At move (?P<move>\d+) I dropped in column (?P<column>\d) and lost: column \d would have"

@@ -1,6 +1,6 @@
 """/ttt leaderboard through the real bot: top 10, each figure, the caller below it."""
 
-from tests.cogs.test_games import play_line
+from tests.cogs.play.test_games import play_line
 from tests.data.test_store import distinct_positions
 
 

@@ -5,7 +5,7 @@ import math
 import discord
 
 from cogs.utils.posting import HELD_SECONDS, PostingLimit
-from tests.cogs.test_games import rematch_of
+from tests.cogs.play.test_games import rematch_of
 
 
 def test_requests_sent_at_once_cannot_all_pass_before_any_is_counted():

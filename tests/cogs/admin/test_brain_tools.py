@@ -8,8 +8,8 @@ import pytest
 
 import engine
 from engine import Mark, Memory
-from tests.cogs.test_admin import lessons
-from tests.cogs.test_games import play_line
+from tests.cogs.admin.test_admin import lessons
+from tests.cogs.play.test_games import play_line
 from tests.engine.oracle import true_outcome
 
 

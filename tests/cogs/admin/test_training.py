@@ -11,8 +11,8 @@ import sqlite3
 import time
 
 from tests import WORK_SECONDS
+from tests.cogs.admin.test_admin import lessons
 from tests.cogs.conftest import board_of, is_over, message_by_id
-from tests.cogs.test_admin import lessons
 from tests.engine.oracle import true_outcome
 
 

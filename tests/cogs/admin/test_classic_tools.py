@@ -8,8 +8,8 @@ import sqlite3
 import discord
 
 from engine import Memory
-from tests.cogs.test_brain_tools import file_of
-from tests.cogs.test_training import until
+from tests.cogs.admin.test_brain_tools import file_of
+from tests.cogs.admin.test_training import until
 from tests.engine.test_classic import assert_proven
 
 CLASSIC = "connect4-7x6"
