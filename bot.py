@@ -72,7 +72,7 @@ class ApologeticTree(discord.app_commands.CommandTree):
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
         """Something we did not foresee: log it, and tell the person privately. Commands that
-        change something answer their own failures truthfully (``cogs.replies``), so what
+        change something answer their own failures truthfully (``cogs.utils.replies``), so what
         reaches here changed nothing."""
         name = getattr(interaction.command, "qualified_name", "?")
         cause = getattr(error, "original", error)  # raised by the command itself, or not

@@ -52,7 +52,7 @@ RANKINGS = [
 PUZZLE_RANKING = Choice(name="puzzles solved (7x6)", value="puzzles")
 
 # installable to a server, and to a member's own account: then usable in DMs, group DMs
-# and servers that have not added the bot (see cogs.places)
+# and servers that have not added the bot (see cogs.utils.places)
 INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 

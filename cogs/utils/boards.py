@@ -67,7 +67,7 @@ class Look:
     def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
         raise NotImplementedError
 
-    # how a lesson is told (see cogs.render.play.describe_lesson): whole sentences, each with
+    # how a lesson is told (see cogs.play.render.describe_lesson): whole sentences, each with
     # its {where}, so that every language can put the move where its grammar wants it
     lessons: ClassVar[dict[str, Msg]]
 
