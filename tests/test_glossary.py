@@ -4,6 +4,7 @@ a puzzle, a lesson, the memory, a draw and a record; every message whose English
 the concept says it with that word, and never with the synonyms a reader took for another
 feature ("historial" is /history's title, "tablas" is chess)."""
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -13,6 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from i18n import LOCALES
+from i18n.extract import COMMANDS, MARKERS, ROOT, SOURCES
 
 GLOSSARY = Path(LOCALES).with_name("glossary")
 CONCEPTS = tomllib.loads((GLOSSARY / "concepts.toml").read_text(encoding="utf-8"))
@@ -105,3 +107,141 @@ def test_a_synonym_or_a_missing_word_is_caught():
     assert named("Who moves first ({mark}) is drawn at random.") == []
     assert named("`/connect4 stats` shows your record.") == ["record"]
     assert named("`board`") == []
+
+
+# A slash-command choice is a name in a list: a language with cases writes it in the
+# nominative. The same text formatted into a sentence ("Training against {opponent}")
+# wants another case there, and one msgid cannot have both (issue 41, pl-5): code may put
+# a choice's text only where a name stands alone: first, after a colon or opening
+# brackets ("Training: {opponent}", "{server}: {ranking}", "({what}: 0 so far)").
+NAME_SLOT = r"(?:^|: |\()\{{{}\}}"
+
+
+def choice_texts(root: Path = ROOT) -> set[str]:
+    """The texts of every slash-command choice, where they are declared (see
+    ``i18n.extract.in_commands``): ``Choice(name=...)``."""
+    found = set()
+    for path in sorted((root / COMMANDS).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and call_name(node) == "Choice":
+                found |= {
+                    k.value.value
+                    for k in node.keywords
+                    if k.arg == "name" and isinstance(k.value, ast.Constant)
+                }
+    return found
+
+
+def call_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def says_choice(node: ast.AST, choices: set[str], carriers: set[str]) -> bool:
+    """Whether an expression holds a choice's text: marked in place, or through a name that
+    was given one."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and inner.id in carriers:
+            return True
+        if (
+            isinstance(inner, ast.Call)
+            and call_name(inner) in ("N_", "Nn_")
+            and inner.args
+            and isinstance(inner.args[0], ast.Constant)
+            and inner.args[0].value in choices
+        ):
+            return True
+    return False
+
+
+def assigned(scope: ast.AST) -> list[ast.Assign]:
+    """The assignments of a module or a function, not of the functions inside it."""
+    found, todo = [], list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Assign):
+            found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def carried(scope: ast.AST, choices: set[str], known: set[str]) -> set[str]:
+    """The names that hold a choice's text in a scope, from ``known`` on, until no
+    assignment adds one (``OPPONENT_NAMES = {...: N_(...)}``, then ``opponent =
+    OPPONENT_NAMES[...]``)."""
+    names = set(known)
+    while True:
+        more = {
+            t.id
+            for a in assigned(scope)
+            if says_choice(a.value, choices, names)
+            for t in a.targets
+            if isinstance(t, ast.Name)
+        }
+        if more <= names:
+            return names
+        names |= more
+
+
+def choices_in_sentences(sources: dict[str, str], choices: set[str]) -> list[str]:
+    """Each place that formats a choice's text into a message where a name cannot stand
+    alone: "file:line: template ({field})"."""
+    trees = {where: ast.parse(text) for where, text in sources.items()}
+    # a module's names are imported by name elsewhere: known everywhere
+    module_wide = set()
+    for tree in trees.values():
+        module_wide |= carried(tree, choices, set())
+    found = []
+    for where, tree in trees.items():
+        scopes = [tree] + [
+            n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        for scope in scopes:
+            names = carried(scope, choices, module_wide)
+            for node in ast.walk(scope):
+                if not isinstance(node, ast.Call) or call_name(node) not in MARKERS:
+                    continue
+                texts = [a.value for a in node.args[: MARKERS[call_name(node)]]]
+                texts = [t for t in texts if isinstance(t, str)]
+                for keyword in node.keywords:
+                    if not keyword.arg or not says_choice(keyword.value, choices, names):
+                        continue
+                    for text in texts:
+                        slots = re.findall(rf"\{{{keyword.arg}\}}", text)
+                        alone = re.findall(NAME_SLOT.format(keyword.arg), text)
+                        if len(alone) < len(slots):
+                            found.append(f"{where}:{node.lineno}: {text!r} ({keyword.arg})")
+    return sorted(set(found))
+
+
+def code_sources(root: Path = ROOT) -> dict[str, str]:
+    return {
+        str(path.relative_to(root)): path.read_text(encoding="utf-8")
+        for source in SOURCES
+        for path in sorted((root / source).rglob("*.py"))
+    }
+
+
+def test_a_slash_command_choice_is_never_formatted_into_a_sentence():
+    choices = choice_texts()
+    assert "a teacher who plays the lines that beat me" in choices  # a choice and a name
+    assert choices_in_sentences(code_sources(), choices) == []
+
+
+def test_a_choice_formatted_into_a_sentence_is_caught():
+    """What the check finds: the name of a training opponent, a choice of `/ttt-admin
+    train`, as the object of "against", through a table and a variable."""
+    source = (
+        "NAMES = {'teacher': N_('a teacher')}\n"
+        "def title(lang, run):\n"
+        "    opponent = NAMES[run]\n"
+        "    ok = lang.t('Training: {opponent}', opponent=opponent)\n"
+        "    return lang.t('Training against {opponent}', opponent=opponent)\n"
+        "def other(lang, member):\n"
+        "    return lang.t('{opponent} declined', opponent=member)\n"
+    )
+    assert choices_in_sentences({"x.py": source}, {"a teacher"}) == [
+        "x.py:5: 'Training against {opponent}' (opponent)"
+    ]
