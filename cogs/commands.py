@@ -113,7 +113,7 @@ def game_group(face: GameFace, features: Features) -> app_commands.Group:
         if board not in boards:
             raise Refusal(
                 N_(
-                    "The board is one of {choices}, not `{board}`.",
+                    "The board must be one of {choices}, not `{board}`.",
                     choices=", ".join(boards),
                     board=str(board),
                 )
