@@ -236,7 +236,9 @@ async def test_a_level_game_shows_its_level_is_learned_from_and_counted_apart(
     move = "ttt move" if game == "tictactoe" else "connect4 move"
     option = "cell" if game == "tictactoe" else "column"
     wins = known = 0
-    board = {} if game == "tictactoe" else {"board": "4x4"}  # 7x6: tests/cogs/play/test_classic_face
+    board = (
+        {} if game == "tictactoe" else {"board": "4x4"}
+    )  # 7x6: tests/cogs/play/test_classic_face
     for _ in range(6):
         started = await w.alice.slash(w.channel, command, level="easy", **board)
         assert "easy level" in started.response.message.embeds[0].title
