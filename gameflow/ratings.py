@@ -6,7 +6,8 @@ A game counts if it was played out (a win either way, or a draw), or resigned af
 second move: an abandoned game, or one resigned at move 1 or 2, does not (a rating can't
 be farmed by starting games and resigning them). Against the bot's learning level both
 ratings move; against the easy and medium levels only the member's (they are anchors:
-``engine.ratings.ANCHORS``); between members both.
+``engine.ratings.ANCHORS``); between members both. Member 0 (the terminal's player, or a
+member forgotten since) plays at the starting rating every time and keeps none.
 """
 
 from __future__ import annotations
@@ -71,14 +72,17 @@ def new_ratings(
 ) -> list[RatingChange]:
     """The changes a counted game makes, given the sides' ratings ``known`` (a side not in
     it starts afresh): the member's first, then the other member's or the learning bot's
-    (never an anchor's)."""
-    first = known.get(player_id, START)
+    (never an anchor's, nor member 0's)."""
+    first = known.get(player_id, START) if player_id > 0 else START
     anchor = opponent_id is None and level != "learning"
-    second = ANCHORS[game][level] if anchor else known.get(_second(opponent_id), START)
+    other = _second(opponent_id)
+    second = (
+        ANCHORS[game][level] if anchor else known.get(other, START) if other != 0 else START
+    )
     after_first, after_second = rate(first, second, score)
-    changes = [RatingChange(player_id, first, after_first)]
-    if not anchor:
-        changes.append(RatingChange(_second(opponent_id), second, after_second))
+    changes = [RatingChange(player_id, first, after_first)] if player_id > 0 else []
+    if not anchor and other != 0:
+        changes.append(RatingChange(other, second, after_second))
     return changes
 
 
@@ -98,7 +102,7 @@ async def game_update(
     """A game's rating changes and the statements that store them (nothing if it does not
     count, or a side is a forgotten member)."""
     score = player_score(result, moves, player_id, opponent_id, ended_by)
-    if score is None or player_id <= 0 or (opponent_id is not None and opponent_id <= 0):
+    if score is None:
         return (), []
     sides = [player_id, _second(opponent_id)]
     known = {p: Rating(*r) for p, r in (await store.ratings(guild_id, game, sides)).items()}
@@ -151,7 +155,7 @@ def replay(
         score = player_score(
             played.result, played.moves, played.player_id, played.opponent_id, played.ended_by
         )
-        if score is None or played.player_id <= 0 or (played.opponent_id or 1) <= 0:
+        if score is None:
             continue
         changes = new_ratings(
             known, game, played.player_id, played.opponent_id, played.level, score
