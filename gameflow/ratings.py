@@ -76,9 +76,7 @@ def new_ratings(
     first = known.get(player_id, START) if player_id > 0 else START
     anchor = opponent_id is None and level != "learning"
     other = _second(opponent_id)
-    second = (
-        ANCHORS[game][level] if anchor else known.get(other, START) if other != 0 else START
-    )
+    second = ANCHORS[game][level] if anchor else known.get(other, START) if other != 0 else START
     after_first, after_second = rate(first, second, score)
     changes = [RatingChange(player_id, first, after_first)] if player_id > 0 else []
     if not anchor and other != 0:
