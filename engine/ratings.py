@@ -62,15 +62,16 @@ def _anchor(points: int) -> Rating:
     return Rating(points * 100, 3000)  # ± 30: measured over hundreds of games
 
 
-# The fixed levels' ratings per board, measured once by ``python -m bench.ratings
-# --anchors`` (docs/learning.md#ratings says how): each level with a new server's memory
-# against the exact player with ε-random moves and against each other, the random player
-# pinned at 1000.
+# The fixed levels' ratings per board, measured once by ``python -m bench.ratings --anchors
+# --games 100`` (docs/learning.md#ratings says how): a round robin of each level, the
+# exact player with ε-random moves (ε 0.5 and 0.2) and the uniformly random player,
+# pinned at 1000. The levels play a server's memory with random moves: there with one
+# taught until unbeatable on tic-tac-toe and 4×4, a new server's on 5×4 and 7×6.
 ANCHORS: dict[str, dict[str, Rating]] = {
-    "tictactoe": {"easy": _anchor(1340), "medium": _anchor(1560)},
-    "connect4": {"easy": _anchor(1330), "medium": _anchor(1540)},
-    "connect4-5x4": {"easy": _anchor(1330), "medium": _anchor(1530)},
-    "connect4-7x6": {"easy": _anchor(1310), "medium": _anchor(1520)},
+    "tictactoe": {"easy": _anchor(1142), "medium": _anchor(1230)},
+    "connect4": {"easy": _anchor(1052), "medium": _anchor(1090)},
+    "connect4-5x4": {"easy": _anchor(1051), "medium": _anchor(1059)},
+    "connect4-7x6": {"easy": _anchor(1205), "medium": _anchor(1347)},
 }
 
 
