@@ -5,6 +5,7 @@ from data import Store
 from engine.ratings import ANCHORS, BOT, START, Rating
 from gameflow import GameService
 from gameflow.ratings import bot_rating, rebuild
+from tests.gameflow.test_brain import document_bytes
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
 LINE = (1, 4, 7, 2, 3, 5, 6, 8, 9)  # a member's preferences: won the first time
@@ -144,3 +145,18 @@ async def test_a_game_counted_before_a_restart_is_not_counted_again(service, tmp
     assert fresh.running.running_game(CHANNEL) is None
     assert await rating(fresh, ALICE) == counted == ended.ratings[0].after
     await store.close()
+
+
+async def test_an_import_keeps_the_bots_estimate_but_makes_it_provisional(service):
+    await play_line(service)
+    await service.store.set_bot_rating(  # as after many games
+        GUILD, "tictactoe", BOT, (162000, 6000), event="game", now=service.clock()
+    )
+    settled = await rating(service, BOT)
+    assert not settled.provisional
+    plan = await service.brain.plan_import(GUILD, document_bytes(), "merge")
+    await service.brain.apply_import(plan)
+    imported = await rating(service, BOT)
+    assert imported.mu == settled.mu and imported.provisional
+    history = await service.store.bot_history(GUILD, "tictactoe")
+    assert history[-1].event == "import"
