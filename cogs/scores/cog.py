@@ -66,17 +66,12 @@ class Scores(commands.Cog):
         if standings is None:
             return
         top, own = standings
-        if by == "rating":
+        if by == "rating":  # established ratings: their own embed
+            lang = public(interaction)
+            server = place_name(interaction, lang)
             await answer(
                 interaction,
-                embed=rating_leaderboard_embed(
-                    top,
-                    own,
-                    place_name(interaction, lang := public(interaction)),
-                    interaction.user.id,
-                    game,
-                    lang,
-                ),
+                embed=rating_leaderboard_embed(top, own, server, interaction.user.id, game, lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
