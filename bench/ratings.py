@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 import engine
-from bench._common import percentile
+from bench._common import percentile, unbeatable
 from data import Store
 from data.ratings import rating_statements
 from engine import Board, Memory
@@ -156,8 +156,6 @@ def taught(game: str, seed: int) -> Memory:
     there in a benchmark's time (tic-tac-toe, 4×4), which is where a server's levels end
     up; a new server's elsewhere (5×4, 7×6: the rules, and on 7×6 no lesson yet)."""
     if game in ("tictactoe", "connect4"):
-        from bench.levels import unbeatable
-
         return unbeatable(game, seed)
     return Memory(game=game)
 

@@ -308,12 +308,15 @@ async def test_connect_four_charts_say_red_and_yellow(world, db_path, pictures):
     store = await Store.open(db_path)
     try:
         points = await store.curve(w.guild.id, game="connect4")
+        history = await store.bot_history(w.guild.id, "connect4")  # the bot's rating line
     finally:
         await store.close()
+    ratings = tuple((p.games, round(p.mu / 100)) for p in history)
     title = ENGLISH.t(
         "{game}: how I learned in {server}", server="Home", game=look_of("connect4").title
     )
-    assert png == chart.draw(points, title, discs=True) != chart.draw(points, title)
+    drawn = chart.draw(points, title, discs=True, ratings=ratings)
+    assert png == drawn != chart.draw(points, title, ratings=ratings)
     plotted = lines_by_label(chart.figure(points, title, discs=True).axes[1])
     assert "when I play red (first)" in plotted and "when I play yellow (second)" in plotted
 
