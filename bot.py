@@ -19,6 +19,7 @@ import logging
 import sqlite3
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -40,9 +41,13 @@ from cogs.utils.replies import NOTHING_CHANGED, Refusal, past_deadline, refuse
 from cogs.utils.translator import CatalogTranslator
 from data import SchemaTooNewError, Store, StoreOpenError
 from gameflow import GameService
-from gameflow.config import HOME, ConfigError, Settings
+from gameflow.config import ConfigError, Settings
 
 log = logging.getLogger("ttt")
+
+# The bot's home, the folder of this file, wherever it is started from: .env and a relative
+# DATABASE_PATH resolve here (the terminal's are the project's: gameflow.config.HOME)
+HOME = Path(__file__).resolve().parent
 
 
 class StartupError(RuntimeError):
@@ -72,7 +77,7 @@ class ApologeticTree(discord.app_commands.CommandTree):
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
         """Something we did not foresee: log it, and tell the person privately. Commands that
-        change something answer their own failures truthfully (``cogs.replies``), so what
+        change something answer their own failures truthfully (``cogs.utils.replies``), so what
         reaches here changed nothing."""
         name = getattr(interaction.command, "qualified_name", "?")
         cause = getattr(error, "original", error)  # raised by the command itself, or not
@@ -237,7 +242,7 @@ def create_bot(*, force_sync: bool = False, env: Mapping[str, str] | None = None
     the environment wins over it.
     """
     load_dotenv(HOME / ".env")
-    return LearningBot(Settings.from_env(env), force_sync=force_sync)
+    return LearningBot(Settings.from_env(env, home=HOME), force_sync=force_sync)
 
 
 def freeze_start_up_objects() -> None:

@@ -53,7 +53,7 @@ RANKINGS = [
 PUZZLE_RANKING = Choice(name="puzzles solved (7x6)", value="puzzles")
 
 # installable to a server, and to a member's own account: then usable in DMs, group DMs
-# and servers that have not added the bot (see cogs.places)
+# and servers that have not added the bot (see cogs.utils.places)
 INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
@@ -114,7 +114,7 @@ def game_group(face: GameFace, features: Features) -> app_commands.Group:
         if board not in boards:
             raise Refusal(
                 N_(
-                    "The board is one of {choices}, not `{board}`.",
+                    "The board must be one of {choices}, not `{board}`.",
                     choices=", ".join(boards),
                     board=str(board),
                 )

@@ -352,7 +352,7 @@ def _add_distances(memory: Memory, facts) -> None:
 
 
 ONE_CHECK_AT_A_TIME = N_(
-    "I'm already checking another Connect Four 7×6 memory file, which takes a few minutes. "
+    "I'm already checking another Connect Four (7×6) memory file, which takes a few minutes. "
     "Try again once it is done; nothing was changed."
 )
 
@@ -436,7 +436,7 @@ class Brain:
         if mode not in IMPORT_MODES:  # a forged request: a wrong mode would merge, said replace
             raise GameError(
                 N_(
-                    "The mode is one of {choices}, not `{mode}`.",
+                    "The mode must be one of {choices}, not `{mode}`.",
                     choices=", ".join(IMPORT_MODES),
                     mode=str(mode),
                 )

@@ -51,7 +51,7 @@ def check_first(first: str, choices: tuple[str, ...]) -> None:
     if first not in choices:
         raise GameError(
             N_(
-                "`first` is one of {choices}, not `{first}`.",
+                "`first` must be one of {choices}, not `{first}`.",
                 choices=", ".join(choices),
                 first=str(first),
             )

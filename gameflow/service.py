@@ -150,7 +150,7 @@ class GameService(GameEndings):
         if level not in LEVELS:
             raise GameError(
                 N_(
-                    "The level is one of {choices}, not `{level}`.",
+                    "The level must be one of {choices}, not `{level}`.",
                     choices=", ".join(LEVELS),
                     level=str(level),
                 )

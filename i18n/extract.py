@@ -10,7 +10,7 @@ Messages come from two places:
 - the code of :data:`SOURCES`: the first arguments of ``N_``, ``Nn_``, ``.t`` and ``.tn``
   (see :mod:`i18n`), which must be written out as strings, so that they can be found;
 - the slash commands: their descriptions, their options' descriptions and choices
-  (translated by :mod:`cogs.translator`), read where :data:`COMMANDS` declares them. They
+  (translated by :mod:`cogs.utils.translator`), read where :data:`COMMANDS` declares them. They
   are read, never imported: this package is below the Discord face, which imports it.
 """
 

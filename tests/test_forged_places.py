@@ -120,7 +120,7 @@ async def test_a_forged_click_naming_another_places_game_changes_nothing(fake, b
 async def test_a_forged_first_is_refused_and_starts_nothing(fake, bot, command):
     """Issue 23, item 3: `first:nobody` is no choice of the command's; it started a game."""
     refused = await fake.answered(await fake.slash(fake.owner, command, first="nobody"))
-    assert refused.ephemeral and "`first` is one of" in refused.text, refused.text
+    assert refused.ephemeral and "`first` must be one of" in refused.text, refused.text
     assert snapshot(bot) == []
 
 
@@ -147,5 +147,5 @@ async def test_a_forged_channel_option_from_a_member_or_elsewhere_asks_discord_n
 async def test_a_forged_board_is_refused_plainly(fake, bot, command):
     """Discord offers only the face's boards; a forged one got "Something went wrong"."""
     refused = await fake.answered(await fake.slash(User(4105, "ann"), command, board="9x9"))
-    assert refused.ephemeral and "The board is one of 7x6, 4x4, 5x4" in refused.text, refused
+    assert refused.ephemeral and "The board must be one of 7x6, 4x4, 5x4" in refused.text, refused
     assert snapshot(bot) == []

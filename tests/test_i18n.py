@@ -223,8 +223,8 @@ def test_plurals_follow_each_language():
         "your name in {count} games with other members (they stay in their records)",
     )
     assert [LANGUAGES["tr"].tn(*played, n) for n in (1, 2)] == [
-        "diğer üyelerle 1 oyundaki adın (oyun onların kayıtlarında kalır)",
-        "diğer üyelerle 2 oyundaki adın (oyunlar onların kayıtlarında kalır)",
+        "diğer üyelerle 1 oyundaki adın (oyun onların istatistiklerinde kalır)",
+        "diğer üyelerle 2 oyundaki adın (oyunlar onların istatistiklerinde kalır)",
     ]
 
 

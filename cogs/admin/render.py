@@ -155,10 +155,10 @@ def training_embed(progress: TrainingProgress, lang: Language = ENGLISH) -> disc
         lines += ["", brain_change_text(p.before, p.after, p.game, lang)]
     opponent = OPPONENT_NAMES[p.opponent]
     embed = discord.Embed(
-        title=lang.t("🏋️ Training against {opponent}", opponent=opponent)
+        title=lang.t("🏋️ Training: {opponent}", opponent=opponent)
         if p.game == TICTACTOE
         else lang.t(
-            "🏋️ Training at {game} against {opponent}",
+            "🏋️ Training at {game}: {opponent}",
             game=look_of(p.game).title,
             opponent=opponent,
         ),
@@ -174,7 +174,7 @@ def training_embed(progress: TrainingProgress, lang: Language = ENGLISH) -> disc
 
 def interrupted_training_embed(run: TrainingRecord, lang: Language = ENGLISH) -> discord.Embed:
     return discord.Embed(
-        title=lang.t("🏋️ Training against {opponent}", opponent=OPPONENT_NAMES[run.opponent]),
+        title=lang.t("🏋️ Training: {opponent}", opponent=OPPONENT_NAMES[run.opponent]),
         description=lang.tn(
             "⚠️ Interrupted by a restart after {played} of {games} games. The {count} lesson "
             "it had saved stays.",

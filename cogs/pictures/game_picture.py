@@ -8,7 +8,7 @@ phone, and a 42-move game would run for half a minute), and flat colours keep it
 
 :func:`draw_game` takes plain data only and is a top-level function, so it can run in a
 thread or another process. Pillow draws it (matplotlib brings Pillow, and its DejaVu
-fonts), with IPAexGothic (:mod:`cogs.fonts`) for Japanese, as the learning curve. A
+fonts), with IPAexGothic (:mod:`cogs.pictures.fonts`) for Japanese, as the learning curve. A
 character no font has (most emoji) is left out, never drawn as an empty box.
 """
 
@@ -33,7 +33,7 @@ from i18n import ENGLISH, N_, Language, Msg, language
 FILE_NAME = "game.png"
 LEGEND = N_("Move {number} taught me a lesson.")  # beside a ring like the lesson's
 
-# Discord's dark card, as the learning curve's (cogs.chart): readable on either theme
+# Discord's dark card, as the learning curve's (cogs.pictures.chart): readable on either theme
 BACKGROUND, PANEL, HOLE, TEXT, DIM = "#2B2D31", "#404249", "#1E1F22", "#F2F3F5", "#B5BAC1"
 X_COLOUR, O_COLOUR = "#ED4245", "#FEE75C"  # 🔴 and 🟡, as Connect Four's board; ❌ is red
 NUMBER_ON = {X_COLOUR: "#FFFFFF", O_COLOUR: "#1E1F22"}  # a move's number on its mark

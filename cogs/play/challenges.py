@@ -81,10 +81,11 @@ def closed_embed(challenge: ChallengeRecord, how: str, lang: Language = ENGLISH)
     elif how == "withdrawn":
         text = lang.t("↩️ {challenger} withdrew the challenge.", challenger=challenger)
     else:
-        text = lang.t(
-            "⌛ Expired: nobody accepted {challenger}'s challenge within {seconds} seconds.",
+        text = lang.tn(
+            "⌛ Expired: nobody accepted {challenger}'s challenge within {count} second.",
+            "⌛ Expired: nobody accepted {challenger}'s challenge within {count} seconds.",
+            CHALLENGE_SECONDS,
             challenger=challenger,
-            seconds=CHALLENGE_SECONDS,
         )
     again = lang.t(
         "`{command} challenge` starts a new one.", command=BOARDS[challenge.game].command

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 class RematchButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"ttt-rematch:(?P<game>[0-9]+)"
 ):
-    """A finished board's Rematch (see :func:`cogs.render.play.board_view`): it names its game,
+    """A finished board's Rematch (see :func:`cogs.play.render.board_view`): it names its game,
     so it works after a restart."""
 
     play: Play  # bound by the cog (cogs.utils.items.bound)
@@ -180,7 +180,7 @@ class Play(commands.Cog):
     # --- buttons and the clock -------------------------------------------------------
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Route a click on a board's cell (see :class:`~cogs.render.play.BoardView`)."""
+        """Route a click on a board's cell (see :class:`~cogs.utils.boards.BoardView`)."""
         if interaction.type is discord.InteractionType.component:
             clicked = cell_click((interaction.data or {}).get("custom_id", ""))
             if clicked is not None:

@@ -230,7 +230,7 @@ def board_view(
     rows = [] if over else look.component_rows(prefix, game.code, frozen or not game.running)
     if over:  # a finished board offers to play again
         rematch = {**REMATCH, "label": lang.t("Rematch"), "custom_id": f"ttt-rematch:{game.id}"}
-        # and to watch it again, privately (cogs.render.replay): a game with moves to show
+        # and to watch it again, privately (cogs.replays): a game with moves to show
         replay = {
             **REPLAY,
             "label": lang.t("Replay")

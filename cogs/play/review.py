@@ -44,9 +44,9 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
     # levels it may play it again on purpose, so it promises nothing
     if game.level == "learning":
         said.append(
-            lang.t("I'll play it there next time.")
+            lang.t("I'll play column {held} there next time.", held=verdict.held + 1)
             if verdict.played == "draw"
-            else lang.t("I won't play it there again.")
+            else lang.t("I won't play column {column} there again.", column=verdict.column + 1)
         )
     # the widened post-mortem (engine.post_mortem) valued each other reply of theirs too
     said.append(lang.t("I also worked out my answer to each of your other replies there."))

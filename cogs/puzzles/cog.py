@@ -1,9 +1,9 @@
 """Puzzles in Discord: ``/connect4 puzzle`` (private), its column buttons, Show me and Next
 puzzle, the daily post of a server that asked for one, and the puzzle records in stats
 and on the leaderboard. Thin: parse, call the game flow (:mod:`gameflow.puzzles`), draw
-(:mod:`cogs.render.puzzle`).
+(:mod:`cogs.puzzles.render`).
 
-Every button names its puzzle (see :data:`cogs.render.puzzle.PUZZLE_CLICK`), so a puzzle,
+Every button names its puzzle (see :data:`cogs.puzzles.render.PUZZLE_CLICK`), so a puzzle,
 its solution and a daily post go on working after a restart. The daily post is claimed in
 the store before it is posted, so a restart (or another process) never posts it twice.
 """

@@ -1,7 +1,7 @@
 """Replays and histories in Discord: the Replay button of every finished board, the
 replay's ⏮ ◀ ▶ ⏭, ``history`` and its menu, which only the asker sees; and the replay's
 Share, which posts the game's picture for the channel. Thin: parse, call the game flow
-(:mod:`gameflow.replays`), draw (:mod:`cogs.render.replay`, :mod:`cogs.game_picture`).
+(:mod:`gameflow.replays`), draw (:mod:`cogs.replays.render`, :mod:`cogs.pictures.game_picture`).
 
 Each button and the menu carry what they need in their custom id (the game and the step),
 so they work after a restart, on a replay opened before it too.
@@ -171,7 +171,7 @@ async def show_history(
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=REPLAY_CLICK.pattern):
-    """A finished board's Replay, or a replay's ⏮ ◀ ▶ ⏭ (see :mod:`cogs.render.replay`)."""
+    """A finished board's Replay, or a replay's ⏮ ◀ ▶ ⏭ (see :mod:`cogs.replays.render`)."""
 
     replays: Replays  # bound by the cog (cogs.utils.items.bound)
 

@@ -25,7 +25,7 @@ def outcomes_text(won: int, lost: int, drawn: int, abandoned: int, lang: Languag
     if drawn:
         parts.append(lang.tn("{count} draw", "{count} draws", drawn))
     if abandoned:
-        parts.append(lang.t("{count} abandoned", count=abandoned))
+        parts.append(lang.tn("{count} abandoned", "{count} abandoned", abandoned))
     return listed(parts, lang) if parts else lang.tn("{count} win", "{count} wins", 0)
 
 
@@ -81,11 +81,11 @@ def server_members_text(record: MemberRecord, lang: Language = ENGLISH) -> str:
     if not record.games:
         return ""
     parts = [
-        lang.t("{count} with a winner", count=record.won),
-        lang.t("{count} drawn", count=record.drawn),
+        lang.tn("{count} with a winner", "{count} with a winner", record.won),
+        lang.tn("{count} drawn", "{count} drawn", record.drawn),
     ]
     if record.unfinished:
-        parts.append(lang.t("{count} abandoned", count=record.unfinished))
+        parts.append(lang.tn("{count} abandoned", "{count} abandoned", record.unfinished))
     return lang.tn(
         "**{count} game** between members: {parts}",
         "**{count} games** between members: {parts}",
@@ -273,7 +273,7 @@ def leaderboard_embed(
     elif own is None and not easier:
         lines += [
             "",
-            lang.t("You are not on it yet: no {what} so far.", what=LEADERBOARD_TITLES[by]),
+            lang.t("You are not on it yet ({what}: 0 so far).", what=LEADERBOARD_TITLES[by]),
         ]
     if easier:
         lines += [

@@ -67,7 +67,7 @@ class Look:
     def brain_rows(self, board: Board, outlook: dict[int, Outcome | None]) -> str:
         raise NotImplementedError
 
-    # how a lesson is told (see cogs.render.play.describe_lesson): whole sentences, each with
+    # how a lesson is told (see cogs.play.render.describe_lesson): whole sentences, each with
     # its {where}, so that every language can put the move where its grammar wants it
     lessons: ClassVar[dict[str, Msg]]
 
@@ -84,7 +84,8 @@ class Look:
 
 
 # the bot's own moves at an easier level, where it may play any move on purpose: what it
-# learned, without a promise it does not keep
+# learned, without a promise it does not keep (a cell; Connect Four says its own, with a
+# column, so that each language can put its preposition or case around it)
 KNOWN: dict[str, Msg] = {
     "bot_loses_known": N_("I now know {where} loses there."),
     "bot_wins_known": N_("I now know {where} wins there."),
@@ -185,7 +186,8 @@ class ConnectFourLook(Look):
     lessons: ClassVar[dict[str, Msg]] = {
         "bot_loses": N_("I won't drop in {where} in that position again: it loses."),
         "bot_wins": N_("Dropping in {where} there wins; I'll do it again."),
-        **KNOWN,
+        "bot_loses_known": N_("I now know dropping in {where} loses there."),
+        "bot_wins_known": N_("I now know dropping in {where} wins there."),
         "you_win": N_("Your drop in {where} there wins; I'll remember it when I play your side."),
         "you_lose": N_("Your drop in {where} there loses; I'll remember it too."),
         "mark_wins": N_("{mark} dropping in {where} there wins; I'll remember it."),

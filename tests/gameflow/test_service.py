@@ -277,7 +277,7 @@ async def test_servers_left_while_the_bot_was_down_start_their_30_days_at_start(
 @pytest.mark.parametrize("game", ["tictactoe", "connect4"])
 async def test_a_first_that_is_not_a_choice_starts_nothing(service, game):
     """Issue 23, item 3: a forged `first:nobody` started a game (as if "me")."""
-    with pytest.raises(GameError, match="`first` is one of me, bot, not `nobody`"):
+    with pytest.raises(GameError, match="`first` must be one of me, bot, not `nobody`"):
         await service.play(GUILD, CHANNEL, ALICE, "nobody", game=game)
     assert service.running.running_game(CHANNEL) is None
     assert await service.store.running_game(CHANNEL) is None

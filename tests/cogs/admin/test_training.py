@@ -48,7 +48,7 @@ async def test_a_training_shows_its_progress_then_what_it_changed(world, db_path
     w = world
     started = await train(w, games=20_000)
     assert not started.ephemeral  # the server watches its bot train
-    assert started.response.embeds[0].title == "🏋️ Training against a random player"
+    assert started.response.embeds[0].title == "🏋️ Training: a random player"
     done = await until(w, started.response.message.id, "✅ Done: 20,000 games")
     facts = stored_facts(db_path, w.guild.id)
     assert f"Lessons: 0 → **{len(facts)}**" in done.embeds[0].description

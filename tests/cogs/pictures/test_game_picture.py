@@ -127,7 +127,7 @@ def test_a_long_result_is_wrapped_and_cut_and_the_words_are_in_the_language():
     assert long.height == short.height + (game_picture.RESULT_LINES - 1) * step
     german = words("connect4-7x6", NAMES, N_("It's a draw."), 20, "de")
     assert german.title == "Vier gewinnt (7×6)" and german.result == ["Unentschieden."]
-    assert german.legend == "Aus Zug 21 habe ich etwas gelernt."
+    assert german.legend == "Aus Zug 21 habe ich eine Lektion gelernt."
     # Japanese in Japanese (IPAexGothic, the learning curve's font): never empty boxes
     japanese = words("connect4-7x6", NAMES, N_("It's a draw."), 20, "ja")
     assert all(drawable(text) for text in (japanese.title, *japanese.result, japanese.legend))

@@ -268,7 +268,7 @@ async def test_admin_training_of_connect4_shows_progress_and_saves_only_true_les
     )
     assert not started.ephemeral, started.response.content
     title = started.response.embeds[0].title
-    assert title == "🏋️ Training at Connect Four (4×4) against a random player"
+    assert title == "🏋️ Training at Connect Four (4×4): a random player"
     done = await until(w, started.response.message.id, "✅ Done: 3,000 games")
     facts = stored(db_path, w.guild.id)
     assert f"Lessons: 0 → **{len(facts):,}**" in done.embeds[0].description
