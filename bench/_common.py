@@ -21,7 +21,8 @@ import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from engine import Memory
+import engine
+from engine import Mark, Memory
 from tests.engine.random_play import learn_random_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,6 +116,16 @@ def trained(game: str, lessons: int, step: int = 200) -> Memory:
     CACHE.mkdir(exist_ok=True)
     path.write_bytes(bytes(memory.table))
     return memory
+
+
+def unbeatable(game: str, seed: int) -> Memory:
+    """A memory taught by the teacher until nobody can beat it (tic-tac-toe, 4×4)."""
+    memory = Memory(game=game)
+    for _ in range(200):
+        engine.train(memory, 2000, opponent="teacher", seed=seed)
+        if not any(engine.analyse(memory, role).beatable for role in (Mark.X, Mark.O)):
+            return memory
+    raise RuntimeError(f"{game}: not unbeatable after the teacher's games")
 
 
 @asynccontextmanager

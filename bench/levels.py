@@ -13,18 +13,10 @@ import argparse
 import random
 
 import engine
+from bench._common import unbeatable
 from engine import Board, Mark, Memory, winning_replies
 from engine.policy import choose_code
 from gameflow.service import LEVELS
-
-
-def unbeatable(game: str, seed: int) -> Memory:
-    memory = Memory(game=game)
-    for _ in range(200):
-        engine.train(memory, 2000, opponent="teacher", seed=seed)
-        if not any(engine.analyse(memory, role).beatable for role in (Mark.X, Mark.O)):
-            return memory
-    raise RuntimeError(f"{game}: not unbeatable after the teacher's games")
 
 
 def play(memory: Memory, rate: float, bot: Mark, teacher: bool, rng: random.Random) -> int:

@@ -47,6 +47,7 @@ RANKINGS = [
     Choice(name="lessons taught (default)", value="lessons"),
     Choice(name="wins against me", value="wins"),
     Choice(name="games played", value="games"),
+    Choice(name="rating (established only)", value="rating"),
 ]
 # a game with puzzles ranks by them too (cogs.puzzles)
 PUZZLE_RANKING = Choice(name="puzzles solved (7x6)", value="puzzles")

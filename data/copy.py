@@ -48,6 +48,8 @@ TABLES: dict[str, str] = {
     "puzzle_records": "guild_id, game, member_id, solved, tried, streak, day, solved_at",
     "daily_puzzles": "guild_id, channel_id, day, puzzle_id, message_id, solved, tried",
     "puzzle_scans": "guild_id, game, scanned_to",
+    "ratings": "guild_id, board, player_id, mu, sigma",
+    "bot_ratings": "id, guild_id, game, at, mu, sigma, event, games",
 }
 
 
@@ -65,7 +67,7 @@ async def copy_database(source: Store, target: Store) -> dict[str, int]:
         statements.append((f"INSERT INTO {table} ({columns}) VALUES ({marks})", Rows(rows)))
         copied[table] = len(rows)
     statements += target._driver.after_copy(
-        ["games", "trainings", "curve", "challenges", "classic_facts", "puzzles"]
+        ["games", "trainings", "curve", "challenges", "classic_facts", "puzzles", "bot_ratings"]
     )
     await target._write(statements)
     return copied

@@ -207,6 +207,7 @@ class GameQueries:
         memory_version: int | None = None,
         game: str = TICTACTOE,
         review: bool = False,
+        ratings: Sequence[tuple] = (),
     ) -> None:
         """Store a game's end (of ``game``), what was learned from it (credited to the game), the
         counters (by triggers) and, if the game changed what the bot knows, the learning
@@ -215,7 +216,8 @@ class GameQueries:
         The game must still be running with exactly ``before``, and the server's memory
         still at ``memory_version`` (the one learned into), if given; otherwise nothing
         is written and :class:`StaleGameError` is raised. ``review``: a post-mortem is owed
-        (:meth:`finish_review` stores it).
+        (:meth:`finish_review` stores it). ``ratings``: the statements of the game's rating
+        update (:func:`data.ratings.rating_statements`), in the same transaction.
         """
         if result not in RESULTS:
             raise ValueError(f"unknown result {result!r}")
@@ -252,6 +254,7 @@ class GameQueries:
         # is one statement, or two with lessons (see migrations).
         if facts:
             statements.append(_add_facts(guild_id, game, facts, now=now, game_id=game_id))
+        statements += ratings
         await self._write(statements, guarded=True)
 
     async def finish_review(

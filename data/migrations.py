@@ -684,6 +684,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         PRIMARY KEY (guild_id, game)
     ) WITHOUT ROWID""",
     ),
+    (
+        # Ratings (data/ratings.py): per place, board (a small number) and member (-1: the
+        # learning bot), in hundredths of a point; the established ones ranked off an index
+        """
+    CREATE TABLE ratings (
+        guild_id  INTEGER NOT NULL,
+        board     INTEGER NOT NULL,
+        player_id INTEGER NOT NULL,
+        mu        INTEGER NOT NULL,
+        sigma     INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, board, player_id)
+    ) WITHOUT ROWID""",
+        "CREATE INDEX ratings_established ON ratings (guild_id, board, mu) WHERE sigma < 11000",
+        # the learning bot's rating after each game, and its resets and imports
+        """
+    CREATE TABLE bot_ratings (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        at       REAL    NOT NULL,
+        mu       INTEGER NOT NULL,
+        sigma    INTEGER NOT NULL,
+        event    TEXT    NOT NULL CHECK (event IN ('game', 'reset', 'import')),
+        games    INTEGER NOT NULL
+    )""",
+        "CREATE INDEX bot_ratings_by_time ON bot_ratings (guild_id, game, at)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,6 +9,7 @@ from dataclasses import astuple
 
 from .games import RUNNING
 from .puzzles import PUZZLE_TABLES, forget_puzzler
+from .ratings import RATING_TABLES, forget_rated
 from .shards import Query, Shards, _owned
 from .stats import MemberRecord, Record
 
@@ -28,6 +29,7 @@ SERVER_TABLES = (
     "trainings",
     "departures",
     *PUZZLE_TABLES,
+    *RATING_TABLES,
 )
 
 
@@ -106,6 +108,7 @@ class ServerQueries:
                 ),
                 ("UPDATE trainings SET ended_by = NULL WHERE guild_id = ? AND ended_by = ?", where),
                 *forget_puzzler(guild_id, player_id),
+                *forget_rated(guild_id, player_id),
             ]
         )
         return forgotten

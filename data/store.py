@@ -20,6 +20,7 @@ from .challenges import ChallengeQueries
 from .games import GameQueries
 from .memory import MemoryQueries
 from .puzzles import PuzzleQueries
+from .ratings import RatingQueries
 from .servers import ServerQueries
 from .settings import SettingsQueries
 from .sqlite import SYNCHRONOUS, SQLiteDriver
@@ -39,6 +40,7 @@ class Store(
     TrainingQueries,
     SettingsQueries,
     PuzzleQueries,
+    RatingQueries,
 ):
     """Every query the bot makes, on a driver that speaks to one database: SQLite
     (:class:`SQLiteDriver`, the embedded default). The SQL is written once, with ``?``

@@ -30,6 +30,7 @@ from .brain_view import BrainView, view_of
 from .errors import GameError, busy_means_unchanged
 from .game import BOARDS
 from .memories import IN_THREAD_FROM, TICTACTOE, ServerMemories, classic_facts
+from .ratings import imported
 
 ImportMode = Literal["merge", "replace"]
 IMPORT_MODES = ("merge", "replace")
@@ -488,4 +489,6 @@ class Brain:
                     snapshot=after.snapshot(),
                 )
             self.memories.replace(plan.guild_id, result, version)
+            with busy_means_unchanged():
+                await imported(self.store, plan.guild_id, game, self.clock())
             return BrainChange(before, after)

@@ -13,6 +13,7 @@ from engine import Board, Lesson
 
 from .game import Game, Turn
 from .memories import ServerMemories, store_form
+from .ratings import game_update
 from .reviews import Reviews
 from .running import RunningGames
 from .scores import Scoreboard
@@ -97,6 +98,20 @@ class GameEndings:
                 else None
             )
             now = self.clock()
+            # the ratings it moves, stored with it (read under the server's lock: no other
+            # game's end of this board interleaves in this process)
+            rated, rating_writes = await game_update(
+                self.store,
+                game.guild_id,
+                game.kind,
+                game.player_id,
+                game.opponent_id,
+                game.level,
+                result,
+                len(moves),
+                ended_by,
+                now=now,
+            )
             async with self.running.storing(game.channel_id):
                 try:
                     await self.store.finish_game(
@@ -112,6 +127,7 @@ class GameEndings:
                         memory_version=version if learning else None,
                         game=game.kind,
                         review=reviewing,
+                        ratings=rating_writes,
                     )
                 except StaleGameError:
                     stale = learning and retry
@@ -130,4 +146,4 @@ class GameEndings:
         )
         if reviewing:
             self.reviews.start(game)
-        return Turn(game, bot_cell, lessons, len(memory), reviewing)
+        return Turn(game, bot_cell, lessons, len(memory), reviewing, rated)

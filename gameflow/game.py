@@ -183,3 +183,4 @@ class Turn:
     lessons: tuple[Lesson, ...] = ()
     memory_size: int = 0
     reviewing: bool = False  # a post-mortem runs: GameService.review(game id) gives its lesson
+    ratings: tuple = ()  # the game's rating changes (gameflow.ratings.RatingChange)

@@ -11,11 +11,13 @@ import engine
 from data import CurvePoint, MemberRecord, Record, Standing, Store
 from data.stats import LEADERBOARD_ORDERS
 from engine import Lesson, Mark, Memory
+from engine.ratings import Rating
 from i18n import N_
 
 from .brain import BrainFigures
 from .errors import GameError
 from .memories import TICTACTOE, ServerMemories
+from .ratings import BotRating, bot_rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +79,36 @@ class Scoreboard:
         self, guild_id: int, player_id: int, by: str = "lessons", game: str = TICTACTOE
     ) -> tuple[list[Standing], Standing | None]:
         """The top 10 by ``by`` and the caller's own standing (``None`` if not ranked)."""
-        if by not in LEADERBOARD_ORDERS:
+        if by not in (*LEADERBOARD_ORDERS, "rating"):
             raise GameError(
                 N_(
                     "Rank by {choices}, not `{by}`.",
-                    choices=", ".join(LEADERBOARD_ORDERS),
+                    choices=", ".join((*LEADERBOARD_ORDERS, "rating")),
                     by=str(by),
                 )
             )
+        if by == "rating":
+            return await self.store.rating_leaderboard(guild_id, game, player_id=player_id)
         return await self.store.leaderboard(guild_id, by, player_id=player_id, game=game)
+
+    async def bot_ratings(self, guild_id: int, game: str) -> list[tuple[int, int]]:
+        """The learning bot's rating after each of its games (and at each reset and
+        import), as ``(the server's games by then, rating)``: the learning curve's line."""
+        history = await self.store.bot_history(guild_id, game)
+        step = max(1, len(history) // 500)  # a few hundred points, however long its history
+        kept = [*history[:-1:step], *history[-1:]]
+        return [(point.games, round(point.mu / 100)) for point in kept]
+
+    async def ratings(
+        self, guild_id: int, player_id: int, game: str, now: float
+    ) -> tuple[dict[str, Rating], BotRating]:
+        """A member's rating on each board played here, and the learning bot's on
+        ``game`` with its change over 30 days."""
+        member = {
+            board: Rating(*rated)
+            for board, rated in (await self.store.member_ratings(guild_id, player_id)).items()
+        }
+        return member, await bot_rating(self.store, guild_id, game, now)
 
     async def wins_by_level(
         self, guild_id: int, player_id: int, game: str = TICTACTOE

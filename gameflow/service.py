@@ -34,6 +34,7 @@ from .game import Game, Turn
 from .memories import MEMORIES_KEPT, MEMORY_BYTES_KEPT, TICTACTOE, ServerMemories
 from .postmortem import PostMortemWorker
 from .puzzles import Puzzles
+from .ratings import reset_bot
 from .replays import Replays
 from .reviews import ReviewOutcome, Reviews
 from .running import RunningGames
@@ -129,6 +130,8 @@ class GameService(GameEndings):
                     guild_id, game=game, snapshot=BrainFigures.of(empty).snapshot()
                 )
             self.memories.replace(guild_id, empty, version)
+            with busy_means_unchanged():
+                await reset_bot(self.store, guild_id, game, self.clock())
         return forgotten
 
     # --- the flow -----------------------------------------------------------------

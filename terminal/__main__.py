@@ -13,6 +13,7 @@ python -m terminal import memory.json    load one (--replace to take it instead;
 python -m terminal history               your last finished games, every board unless
                                          --board names one
 python -m terminal replay 12             game 12 again, move by move (Enter, q to quit)
+python -m terminal ratings --rebuild     every rating recomputed from the stored games
 
 Everything goes through the same game flow and database as the bot (``.env`` and
 ``DATABASE_PATH`` as for ``python bot.py``). ``--server ID`` works on a Discord server's
@@ -38,7 +39,7 @@ from gameflow.training import MAX_GAMES, OPPONENTS
 
 from .common import BOARDS, DEFAULT_BOARD, SIZES, error_text, fail, wrapped
 from .history import game_number, history, replay
-from .memory import export, import_, stats, train
+from .memory import export, import_, ratings, stats, train
 from .play import play
 
 
@@ -78,6 +79,7 @@ COMMANDS = {
     "import": "load a memory file, proof-checked",
     "history": "your last finished games here",
     "replay": "a finished game again, move by move",
+    "ratings": "ratings: --rebuild recomputes them all from the stored games",
 }
 
 
@@ -123,6 +125,9 @@ def parser() -> argparse.ArgumentParser:
     import__.add_argument("--replace", action="store_true", help="take it instead of merging")
     import__.add_argument("--yes", action="store_true", help="do not ask")
     commands.choices["replay"].add_argument("id", type=game_number, help="as history shows it")
+    commands.choices["ratings"].add_argument(
+        "--rebuild", action="store_true", help="recompute every rating from the stored games"
+    )
     return top
 
 
@@ -138,6 +143,8 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
             return await history(
                 service, args.server, [game] if args.board else list(BOARDS.values())
             )
+        if args.command == "ratings":
+            return await ratings(service, args.rebuild)
         if args.command == "replay":
             return await replay(service, args.server, args.id)
         if args.command == "play":

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 from gameflow import BrainFigures, GameError, GameService
+from gameflow.ratings import bot_rating, rebuild
 from gameflow.training import TrainingProgress
 
-from .common import PLAYER, channel_of, columns, plural, say
+from .common import PLAYER, channel_of, columns, fail, plural, say
 
 BAR = (10, 30)  # the progress bar's narrowest and widest
 
@@ -70,6 +71,9 @@ async def stats(service: GameService, server: int, game: str) -> int:
         f"{plural(record.games, 'game')} against me: {who} won {record.bot_losses:,}, lost "
         f"{record.bot_wins:,}, drew {record.draws:,}; {record.unfinished:,} abandoned."
     )
+    bot = await bot_rating(service.store, server, game, service.clock())
+    mark = " (provisional)" if bot.rating.provisional else ""
+    say(f"My rating: {bot.rating.points:,}{mark}, {bot.change:+,} in 30 days.")
     figures = await service.brain.figures(server, game)
     if figures.ways_to_beat_as_x is None:  # the classic board: no exhaustive search
         classic = (await service.scoreboard.stats(server, PLAYER, game)).classic
@@ -126,4 +130,16 @@ async def import_(
             return 1
     await service.brain.apply_import(plan)
     print("Imported.")
+    return 0
+
+
+async def ratings(service: GameService, rebuild_them: bool) -> int:
+    """``ratings --rebuild``: every rating recomputed from the stored games."""
+    if not rebuild_them:
+        return fail("Say --rebuild to recompute every rating from the stored games.")
+    done = await rebuild(service.store)
+    say(
+        f"Rebuilt {plural(sum(done.values()), 'rating')} on "
+        f"{plural(len(done), 'board')} of {plural(len({g for g, _ in done}), 'place')}."
+    )
     return 0

@@ -33,6 +33,7 @@ KEPT = 256  # servers whose last picture is kept
 # a card of its own, Discord's dark embed grey: as readable on the light theme as on the dark
 BACKGROUND, PANEL, TEXT, GRID = "#2B2D31", "#313338", "#F2F3F5", "#4E5058"
 LESSONS, AS_X, AS_O, TRAINING, RESET = "#5865F2", "#ED4245", "#FEE75C", "#B5BAC1", "#EB459E"
+RATING = "#57F287"  # the learning bot's rating: green, on an axis of its own (right)
 LOSSES = AS_X
 TITLE_SIZE, LABEL_SIZE, TICK_SIZE, NOTE_SIZE = 20, 16, 16, 15
 SURE_ROOM = 0.7  # of the picture's width: what a plot keeps, whatever its axis labels
@@ -41,6 +42,7 @@ LATIN, JAPANESE = "DejaVu Sans", "IPAexGothic"  # matplotlib's own font; matplot
 
 _kept: OrderedDict[tuple, bytes] = OrderedDict()
 Losses = Sequence[tuple[int, int]]  # (games against the bot by then, losses in that block)
+Ratings = Sequence[tuple[int, int]]  # (the server's games by then, the bot's rating)
 _drawing = threading.Lock()  # matplotlib's font cache and settings are global
 
 
@@ -154,6 +156,7 @@ def figure(
     losses: Losses | None = None,
     *,
     discs: bool = False,
+    ratings: Ratings = (),
 ):
     """The chart as a matplotlib figure (for tests to read its data back).
 
@@ -163,6 +166,8 @@ def figure(
     (``discs``: red and yellow, Connect Four, rather than X and O), a star where it became
     unbeatable; or, given ``losses`` (the classic board), the bot's losses per block of 50
     games against it. The games run from 0 to the last point's (the current game).
+    ``ratings``: the learning bot's rating after each game, a line on the top plot with
+    its own axis (right).
     """
     import matplotlib
 
@@ -193,6 +198,8 @@ def figure(
         _steps(top, games, taught, LESSONS, lang.t("lessons from games"))
         _from_zero(top, max(taught))
         top.set_ylabel(lang.t("lessons from games"), color=TEXT, fontsize=LABEL_SIZE)
+        if ratings:
+            _ratings(top, ratings, lang)
         if losses is not None:
             _losses(bottom, losses, lang)
         else:
@@ -206,6 +213,23 @@ def figure(
             _legend(fig, bottom)
         _events(fig, (top, bottom), points, lang)
     return fig
+
+
+def _ratings(top, ratings: Ratings, lang: Language) -> None:
+    """The learning bot's rating over the games, on the top plot's right-hand axis."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    axis = top.twinx()
+    axis.plot(
+        [g for g, _ in ratings], [r for _, r in ratings], color=RATING, linewidth=2.5,
+        label=lang.t("my rating"),
+    )  # fmt: skip
+    axis.tick_params(colors=RATING, labelsize=TICK_SIZE)
+    axis.yaxis.set_major_locator(MaxNLocator(TICKS, integer=True))
+    axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: lang.number(round(value))))
+    axis.set_ylabel(lang.t("my rating"), color=RATING, fontsize=LABEL_SIZE)
+    for spine in axis.spines.values():
+        spine.set_color(GRID)
 
 
 def _legend(fig, bottom) -> None:
@@ -399,13 +423,14 @@ def draw(
     losses: Losses | None = None,
     *,
     discs: bool = False,
+    ratings: Ratings = (),
 ) -> bytes:
     """The chart as PNG bytes (plain arguments: it can be drawn in another process)."""
     import matplotlib
 
     with _drawing:
         buffer = io.BytesIO()
-        fig = figure(points, title, lang, losses, discs=discs)
+        fig = figure(points, title, lang, losses, discs=discs, ratings=ratings)
         with matplotlib.rc_context(_typeface(lang)):  # the ticks are made while drawing
             fig.savefig(buffer, format="png")
     return buffer.getvalue()
@@ -420,6 +445,7 @@ async def curve_png(
     losses: Losses | None = None,
     *,
     discs: bool = False,
+    ratings: Ratings = (),
 ) -> bytes | None:
     """The picture of ``points`` (``None`` with no point yet, or if ``pictures`` could not
     draw it: it is tried again at the next ask); ``losses``: the classic board's losses
@@ -434,10 +460,17 @@ async def curve_png(
         tuple(points),
         None if losses is None else tuple(losses),
         discs,
+        tuple(ratings),
     )
     png = _kept.get(key)
     if png is None:
-        png = await pictures.draw(functools.partial(draw, discs=discs), points, title, lang, losses)
+        png = await pictures.draw(
+            functools.partial(draw, discs=discs, ratings=tuple(ratings)),
+            points,
+            title,
+            lang,
+            losses,
+        )
         if png is None:
             return None
         for old in [k for k in _kept if k[0] == guild_id]:

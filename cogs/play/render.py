@@ -8,6 +8,7 @@ import re
 import discord
 
 from cogs.utils.boards import LEVEL_NAMES, BoardView, Look, look_of
+from cogs.utils.ratings import changes_text
 from cogs.utils.render import COLOURS, NEUTRAL, TICTACTOE
 from engine import LOSS, WIN, Lesson, Mark
 from gameflow import PLAYED_OUT, Game, Turn
@@ -172,6 +173,9 @@ def board_embed(turn: Turn, lang: Language = ENGLISH) -> discord.Embed:
     if learned:
         name = lang.t("What I learned") if game.vs_bot else lang.t("I watched and learned")
         embed.add_field(name=name, value=learned, inline=False)
+    rated = changes_text(turn.ratings, lang)
+    if rated:
+        embed.add_field(name=lang.t("Rating"), value=rated, inline=False)
     embed.set_footer(text=memory_footer(turn.memory_size, game, lang))
     return embed
 

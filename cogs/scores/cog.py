@@ -17,6 +17,12 @@ from cogs.scores.render import leaderboard_embed, stats_embed
 from cogs.utils.boards import look_of
 from cogs.utils.places import place, place_name
 from cogs.utils.posting import PostingLimit, may_post
+from cogs.utils.ratings import (
+    bot_rating_text,
+    member_ratings_text,
+    provisional_note,
+    rating_leaderboard_embed,
+)
 from cogs.utils.replies import answer, defer, in_time, public, refuse
 from gameflow import BOARDS, GameService
 from gameflow.game import TICTACTOE
@@ -60,6 +66,15 @@ class Scores(commands.Cog):
         if standings is None:
             return
         top, own = standings
+        if by == "rating":  # established ratings: their own embed
+            lang = public(interaction)
+            server = place_name(interaction, lang)
+            await answer(
+                interaction,
+                embed=rating_leaderboard_embed(top, own, server, interaction.user.id, game, lang),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
         levels = {}
         if by == "wins":  # wins at easier levels are not ranked: the asker sees theirs
             levels = await in_time(
@@ -101,6 +116,19 @@ class Scores(commands.Cog):
         # outside a server, the player's own bot (None: see stats_embed)
         server = None if is_own_bot(guild_id) else place_name(interaction, lang)
         embed = stats_embed(stats, player, server, game, asker_id=interaction.user.id, lang=lang)
+        rated = await in_time(
+            interaction,
+            self.service.scoreboard.ratings(guild_id, player.id, game, self.service.clock()),
+        )
+        if rated is None:
+            return
+        members, bot = rated
+        lines = [bot_rating_text(bot, lang), member_ratings_text(members, lang)]
+        if bot.rating.provisional or any(r.provisional for r in members.values()):
+            lines.append(provisional_note(lang))
+        embed.add_field(
+            name=lang.t("Ratings"), value="\n".join(x for x in lines if x), inline=False
+        )
         if game in PUZZLE_GAMES:  # the puzzle records, beside
             standings = await in_time(
                 interaction, self.service.puzzles.standings(guild_id, player.id)
@@ -139,8 +167,9 @@ class Scores(commands.Cog):
             if look_of(game).game.classic:
                 losses = await self.service.scoreboard.losses_by_block(guild_id, game)
             discs = game != TICTACTOE  # Connect Four: red and yellow, not X and O
+            ratings = await self.service.scoreboard.bot_ratings(guild_id, game)
             return await curve_png(
-                self.pictures, guild_id, points, title, lang, losses, discs=discs
+                self.pictures, guild_id, points, title, lang, losses, discs=discs, ratings=ratings
             )
         except Exception:
             log.exception("could not draw the learning curve of server %s", guild_id)

@@ -57,6 +57,14 @@ PLAYER_COMMANDS = (
         N_("delete your games and records here, of tic-tac-toe and Connect Four"),
     ),
 )
+# how ratings work, and why the leaderboard by rating leaves provisional ones out
+RATINGS_HELP = N_(
+    "Every game played out, or resigned after the second move, moves your rating on its "
+    "board ({start} to start); mine moves too at the learning level, while easy and medium "
+    "stay fixed, so that a rating means the same in every server. A rating marked ? is "
+    "provisional, until about 16 rated games: `leaderboard by:rating` leaves those out.",
+    start=1500,
+)
 ADMIN_COMMANDS = (
     (("/ttt-admin settings",), N_("where games may start, the idle timeout, a daily puzzle")),
     (("/ttt-admin train",), N_("train me against a practice opponent while games go on")),
@@ -90,6 +98,7 @@ def help_embed(*, admin: bool, lang: Language = ENGLISH) -> discord.Embed:
         ),
         inline=False,
     )
+    embed.add_field(name=lang.t("Ratings"), value=lang.say(RATINGS_HELP), inline=False)
     if admin:
         embed.add_field(
             name=lang.t("For server managers"),

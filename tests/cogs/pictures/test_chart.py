@@ -308,12 +308,15 @@ async def test_connect_four_charts_say_red_and_yellow(world, db_path, pictures):
     store = await Store.open(db_path)
     try:
         points = await store.curve(w.guild.id, game="connect4")
+        history = await store.bot_history(w.guild.id, "connect4")  # the bot's rating line
     finally:
         await store.close()
+    ratings = tuple((p.games, round(p.mu / 100)) for p in history)
     title = ENGLISH.t(
         "{game}: how I learned in {server}", server="Home", game=look_of("connect4").title
     )
-    assert png == chart.draw(points, title, discs=True) != chart.draw(points, title)
+    drawn = chart.draw(points, title, discs=True, ratings=ratings)
+    assert png == drawn != chart.draw(points, title, ratings=ratings)
     plotted = lines_by_label(chart.figure(points, title, discs=True).axes[1])
     assert "when I play red (first)" in plotted and "when I play yellow (second)" in plotted
 
@@ -423,3 +426,23 @@ async def test_the_curve_credits_a_post_mortem_to_the_game_that_taught(world, si
     assert max(p.lessons for p in points if p.games == 1) == len(memory) > 2
     top = chart.figure(points, "test", losses=[(2, 1)]).axes[0]
     assert list(top.lines[0].get_ydata()) == [0, len(memory), len(memory)]
+
+
+def test_the_bots_rating_is_a_line_with_its_own_axis_and_a_reset_shows():
+    points = [
+        CurvePoint(1, 3, 40, 300, False),
+        CurvePoint(2, 9, 12, 150, False),
+        CurvePoint(3, 0, 60, 400, False),  # a reset
+    ]
+    ratings = [(1, 1379), (2, 1420), (3, 1500)]
+    fig = chart.figure(points, "test", ratings=ratings)
+    (rating_axis,) = [a for a in fig.axes if a.get_ylabel() == "my rating"]
+    assert rating_axis.yaxis.get_label_position() == "right"
+    (line,) = rating_axis.lines
+    assert list(line.get_xdata()) == [1, 2, 3] and list(line.get_ydata()) == [1379, 1420, 1500]
+    texts = [t.get_text() for a in fig.axes for t in a.texts]
+    assert "memory reset" in texts
+    french = chart.figure(points, "test", LANGUAGES["fr"], ratings=[(1, 1379), (2, 1620)])
+    (axis,) = [a for a in french.axes if a.get_ylabel() == "ma cote"]
+    french.draw_without_rendering()
+    assert any("\u202f" in t.get_text() for t in axis.get_yticklabels())  # 1 400, the French way

@@ -1,0 +1,96 @@
+"""Ratings as people read them: a change ("+14 → 1,512"), a rating with its provisional
+mark, the stats' lines and the leaderboard by rating. Numbers as the reader's language
+writes them."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.utils.boards import look_of
+from cogs.utils.render import NEUTRAL, TICTACTOE
+from engine.ratings import BOT, Rating
+from gameflow.ratings import BotRating
+from i18n import ENGLISH, Language
+
+PROVISIONAL = "?"  # lichess's mark of a provisional rating
+
+
+def rating_text(rating: Rating, lang: Language = ENGLISH) -> str:
+    return lang.number(rating.points) + (PROVISIONAL if rating.provisional else "")
+
+
+def signed(delta: int, lang: Language = ENGLISH) -> str:
+    return ("+" if delta >= 0 else "−") + lang.number(abs(delta))
+
+
+def changes_text(changes, lang: Language = ENGLISH) -> str | None:
+    """The finished board's line per member: "<@id>: +14 → 1,512"."""
+    lines = [
+        lang.t(
+            "{member}: {change} → {rating}",
+            member=f"<@{change.player_id}>",
+            change=signed(change.delta, lang),
+            rating=rating_text(change.after, lang),
+        )
+        for change in changes
+        if change.player_id != BOT
+    ]
+    return "\n".join(lines) or None
+
+
+def member_ratings_text(ratings: dict[str, Rating], lang: Language = ENGLISH) -> str | None:
+    """A member's rating on each board played (``None``: no rated game yet)."""
+    if not ratings:
+        return None
+    return "\n".join(
+        lang.t("{board}: {rating}", board=look_of(game).title, rating=rating_text(r, lang))
+        for game, r in ratings.items()
+    )
+
+
+def bot_rating_text(bot: BotRating, lang: Language = ENGLISH) -> str:
+    return lang.t(
+        "Mine: {rating} ({change} in 30 days)",
+        rating=rating_text(bot.rating, lang),
+        change=signed(bot.change, lang),
+    )
+
+
+def provisional_note(lang: Language = ENGLISH) -> str:
+    return lang.t("? provisional: too few games yet to be sure")
+
+
+def rating_leaderboard_embed(
+    top, own, guild_name: str, player_id: int, game: str = TICTACTOE, lang: Language = ENGLISH
+) -> discord.Embed:
+    """The top 10 established ratings, and the caller's own line (with its mark, if
+    provisional) when they are not in it."""
+
+    def line(row) -> str:
+        place, member, mu, sigma = row
+        return f"**{lang.number(place)}.** <@{member}>: **{rating_text(Rating(mu, sigma), lang)}**"
+
+    lines = [line(row) for row in top] or [
+        lang.t("Nobody has an established rating yet: it takes about 16 rated games.")
+    ]
+    if own is not None and all(row[1] != player_id for row in top):
+        lines += ["…", line(own)]
+    ranking = lang.t("rating")
+    title = (
+        lang.t("🏆 {server}: {ranking}", server=guild_name, ranking=ranking)
+        if game == TICTACTOE
+        else lang.t(
+            "🏆 {server}: {ranking} at {game}",
+            server=guild_name,
+            ranking=ranking,
+            game=look_of(game).title,
+        )
+    )
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=NEUTRAL)
+    embed.set_footer(
+        text=lang.t(
+            "Only established ratings are ranked; provisional ones (marked ?) are left out "
+            "until about 16 rated games."
+        )
+    )
+    return embed
