@@ -65,6 +65,8 @@ NO_SOLVER = N_(
     "I can't play the solution out here: the solver is not installed on this bot (its "
     "answer above is proven all the same)."
 )
+NOT_POSED = N_("That puzzle was not given to you: `/connect4 puzzle` gives you one of your own.")
+NOT_ANSWERED = N_("Give your answer first: Show me comes after it.")
 SOLVER_BUSY = N_("I couldn't work the solution out just now. Try Show me again in a minute.")
 
 
@@ -218,9 +220,20 @@ class Puzzles:
 
     # --- posing and answering -----------------------------------------------------
     async def pose(self, place: int, member_id: int, game: str = CLASSIC) -> Posed:
-        """A puzzle for ``member_id`` in ``place``: one they have not met, the best first
-        (from games that beat the bot, then the freshest); once they have met every one,
-        the one they met longest ago. Raises :class:`TooFewPuzzles`."""
+        """A puzzle for ``member_id`` in ``place``, noted as posed to them: one they have
+        not met, the best first (from games that beat the bot, then the freshest); once
+        they have met every one, the one they met longest ago. Raises :class:`TooFewPuzzles`."""
+        posed = await self._choose(place, member_id, game)
+        await self.store.pose_puzzle(place, member_id, posed.puzzle.id, self.clock())
+        return posed
+
+    async def follow(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """Next puzzle, asked from ``puzzle_id``'s message: only by a member that puzzle
+        was posed to (or the server posted)."""
+        puzzle = await self._asked_puzzle(place, member_id, puzzle_id)
+        return await self.pose(place, member_id, puzzle.game)
+
+    async def _choose(self, place: int, member_id: int, game: str) -> Posed:
         check_board(game)
         await self.catch_up(place, game)
         count = await self.store.count_puzzles(place, game)
@@ -228,29 +241,40 @@ class Puzzles:
             raise TooFewPuzzles(count)
         memory = await self.memories.get(place, game)
         for fresh in (True, False):
-            found = await self._first_proven(place, game, member_id, memory, fresh)
+            found = await self._first_proven(place, game, member_id, memory, fresh, None)
             if found is not None:
                 puzzle, values = found
-                await self.store.pose_puzzle(place, member_id, puzzle.id, self.clock())
                 return Posed(puzzle, values, not fresh, count)
         raise TooFewPuzzles(await self.store.count_puzzles(place, game))
 
     async def _first_proven(
-        self, place: int, game: str, member_id: int, memory: Memory, fresh: bool
+        self,
+        place: int,
+        game: str,
+        member_id: int,
+        memory: Memory,
+        fresh: bool,
+        last: PuzzleRecord | None,
     ) -> tuple[PuzzleRecord, dict[int, Value]] | None:
         read = self.store.fresh_puzzles if fresh else self.store.seen_puzzles
+        limit = CANDIDATES
         while True:
-            candidates = await read(place, game, member_id, CANDIDATES)
-            voided = []
+            candidates = await read(place, game, member_id, limit)
+            voided, kept = [], []
             for puzzle in candidates:
                 values = proven(puzzle, memory)
-                if values is not None:
-                    await self.store.drop_puzzles(voided)
-                    return puzzle, values
-                voided.append(puzzle.id)
+                if values is None:
+                    voided.append(puzzle.id)
+                else:
+                    kept.append((puzzle, values))
             await self.store.drop_puzzles(voided)
-            if len(candidates) < CANDIDATES:
+            chosen = kept[0] if kept else None
+            if chosen is not None:
+                return chosen
+            if len(candidates) < limit:
                 return None
+            if not voided:  # every candidate is given away by the last: read further
+                limit *= 2
 
     async def posed(self, place: int, puzzle_id: int) -> Posed:
         """A puzzle named by a button, as its memory proves it now. Raises
@@ -265,10 +289,20 @@ class Puzzles:
             raise GameError(GONE)
         return Posed(puzzle, values, False, 0)
 
+    async def _asked_puzzle(self, place: int, member_id: int, puzzle_id: int) -> PuzzleRecord:
+        posed = await self.posed(place, puzzle_id)
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not (asked.posed or asked.public):
+            raise GameError(NOT_POSED)
+        return posed.puzzle
+
     async def answer(self, place: int, member_id: int, puzzle_id: int, column: int) -> Answered:
         """A member's answer to a puzzle (``column`` 0-based). Only their first answer to a
         puzzle counts in the records."""
         posed = await self.posed(place, puzzle_id)
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not (asked.posed or asked.public):
+            raise GameError(NOT_POSED)
         if column not in posed.values:
             raise GameError(NOT_A_COLUMN)
         right = column == posed.puzzle.answer
@@ -276,10 +310,14 @@ class Puzzles:
         standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
         return Answered(posed, column, right, first, standing)
 
-    async def solution(self, place: int, puzzle_id: int, step: int) -> Solution:
-        """The puzzle's solution at ``step`` (held to the line's length): worked out in the
-        solver's worker the first time, then kept with the puzzle."""
+    async def solution(self, place: int, member_id: int, puzzle_id: int, step: int) -> Solution:
+        """The puzzle's solution at ``step`` (held to the line's length), for a member who
+        answered it: worked out in the solver's worker the first time, then kept with the
+        puzzle."""
         posed = await self.posed(place, puzzle_id)
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not asked.answered:
+            raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
         line = posed.puzzle.line
         if line is None:
             if not self.worker.available:
@@ -334,7 +372,7 @@ class Puzzles:
     async def claim_daily(self, guild_id: int, day: int, posed: Posed) -> bool:
         """Take ``day``'s post of a server before it is posted: whoever claims it posts,
         once (another process, or a restart, finds it taken). False if it was."""
-        return await self.store.claim_daily(guild_id, day, posed.puzzle.id)
+        return await self.store.claim_daily(guild_id, day, posed.puzzle.id, self.clock())
 
     async def daily_posted(self, guild_id: int, day: int, message_id: int) -> None:
         """The message that holds ``day``'s post, so that its count can be kept."""
@@ -343,9 +381,9 @@ class Puzzles:
     async def daily_pick(self, guild_id: int) -> Posed | None:
         """The puzzle for a server's daily post: one never posted there (the server is
         member 0 of its own tries), else the one posted longest ago; ``None`` if the
-        server has too few."""
+        server has too few. Noted as posted only when claimed (:meth:`claim_daily`)."""
         try:
-            return await self.pose(guild_id, SERVER, CLASSIC)
+            return await self._choose(guild_id, SERVER, CLASSIC)
         except TooFewPuzzles:
             return None
 

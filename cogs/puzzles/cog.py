@@ -137,16 +137,29 @@ class PuzzleDesk(commands.Cog):
         except TooFewPuzzles as few:  # said in full, not as a refusal
             return few
 
+    async def _followed(self, here: int, member_id: int, puzzle_id: int):
+        try:
+            return await self.puzzles.follow(here, member_id, puzzle_id)
+        except TooFewPuzzles as few:
+            return few
+
     # --- buttons --------------------------------------------------------------------
     async def on_click(
         self, interaction: discord.Interaction, puzzle_id: int, what: str, number: str
     ) -> None:
-        if what in "cd" and number.isdigit() and int(number) >= 1:
+        """A puzzle's button. A private puzzle's own buttons (its columns, Show me, Next
+        puzzle) only ever edit a private message: on a public one (a modified client's
+        click) they are no button of mine, and a public message is never edited."""
+        message = interaction.message
+        own = what == "d" or (message is not None and message.flags.ephemeral)
+        if not own:
+            await refuse(interaction, NOT_A_BUTTON)
+        elif what in "cd" and number.isdigit() and int(number) >= 1:
             await self._answer(interaction, puzzle_id, int(number) - 1, daily=what == "d")
         elif what == "s" and number.isdigit():
             await self._show(interaction, puzzle_id, int(number))
         elif what == "n" and not number:
-            await self._next(interaction)
+            await self._next(interaction, puzzle_id)
         else:  # a forged id: no such button
             await refuse(interaction, NOT_A_BUTTON)
 
@@ -180,7 +193,8 @@ class PuzzleDesk(commands.Cog):
         """Show me, and its ⏮ ◀ ▶ ⏭: the solution at a step (worked out in the solver's
         worker the first time)."""
         shown = await in_time(
-            interaction, self.puzzles.solution(place(interaction), puzzle_id, step)
+            interaction,
+            self.puzzles.solution(place(interaction), interaction.user.id, puzzle_id, step),
         )
         if shown is not None:
             lang = private(interaction)
@@ -188,10 +202,11 @@ class PuzzleDesk(commands.Cog):
                 interaction, embed=solution_embed(shown, lang), view=solution_view(shown, lang)
             )
 
-    async def _next(self, interaction: discord.Interaction) -> None:
-        """Next puzzle: the message becomes another puzzle."""
+    async def _next(self, interaction: discord.Interaction, puzzle_id: int) -> None:
+        """Next puzzle: the message becomes another puzzle (asked from a puzzle posed to
+        the member, or posted for everyone)."""
         here = place(interaction)
-        posed = await in_time(interaction, self._posed(here, interaction.user.id))
+        posed = await in_time(interaction, self._followed(here, interaction.user.id, puzzle_id))
         if posed is None:
             return
         lang = private(interaction)

@@ -74,8 +74,11 @@ async def test_the_daily_post_is_claimed_once_a_day(store):  # noqa: F811
     assert await store.dailies_due(5) == []
     await store.set_daily_channel(GUILD, 77)
     assert [d.guild_id for d in await store.dailies_due(5)] == [GUILD]
-    assert await store.claim_daily(GUILD, 5, p.id)
-    assert not await store.claim_daily(GUILD, 5, p.id)  # a restart, another process
+    assert not (await store.puzzle_asked(GUILD, ALICE, p.id)).public
+    assert await store.claim_daily(GUILD, 5, p.id, 5 * DAY)
+    asked = await store.puzzle_asked(GUILD, ALICE, p.id)  # posted for everyone
+    assert asked.public and not asked.posed and not asked.answered
+    assert not await store.claim_daily(GUILD, 5, p.id, 5 * DAY)  # a restart, another process
     assert await store.dailies_due(5) == []
     await store.set_daily_message(GUILD, 5, 999)
     assert await store.answer_puzzle(p, ALICE, p.answer, True, 5 * DAY + 1)
@@ -87,10 +90,10 @@ async def test_the_daily_post_is_claimed_once_a_day(store):  # noqa: F811
         1,
         1,
     )
-    assert await store.claim_daily(GUILD, 6, p.id)  # the next day: a new post, counted anew
+    assert await store.claim_daily(GUILD, 6, p.id, 6 * DAY)  # the next day: a new post, counted anew
     assert (await store.daily_puzzle(GUILD)).tried == 0
     await store.set_daily_channel(GUILD, None)
-    assert await store.dailies_due(7) == [] and not await store.claim_daily(GUILD, 7, p.id)
+    assert await store.dailies_due(7) == [] and not await store.claim_daily(GUILD, 7, p.id, 7 * DAY)
 
 
 async def test_forget_me_and_a_servers_deletion_cover_the_puzzles(store):  # noqa: F811

@@ -230,8 +230,7 @@ async def test_forged_button_ids_are_refused_and_change_nothing(world, db_path):
 
     w = world
     await beat_the_bot(w, w.alice, w.channel)
-    await posed(db_path, w.bob, w.channel)
-    board = w.channel.last_message  # any message of the bot's, as a modified client sends
+    board = await posed(db_path, w.bob, w.channel)  # bob's own, as a modified client sends
     puzzle = 1
     cases = [
         (f"ttt-puzzle:{puzzle}:c9", "That column is not open"),
@@ -249,7 +248,7 @@ async def test_forged_button_ids_are_refused_and_change_nothing(world, db_path):
     elsewhere = other.create_text_channel("games")
     carol = other.add_member(w.env.create_user("carol"))
     other_board = await carol.slash(elsewhere, "connect4 play", board="7x6")
-    result = await forged_click(w, carol, other_board.response.message, f"ttt-puzzle:{puzzle}:c1")
+    result = await forged_click(w, carol, other_board.response.message, f"ttt-puzzle:{puzzle}:d1")
     assert result.ephemeral and "belongs somewhere else" in result.response.content
     with sqlite3.connect(db_path) as db:  # nothing was counted
         assert db.execute("SELECT COUNT(*) FROM puzzle_records").fetchone() == (0,)
@@ -381,3 +380,57 @@ async def test_one_servers_broken_puzzle_never_holds_up_the_others_daily_post(
     (post,) = [m for m in dailies[1].history() if m.embeds]
     assert post.embeds[0].title.startswith("🧩 Puzzle of the day")
     assert f"daily puzzle of server {w.guild.id}" in caplog.text
+
+
+async def test_a_forged_click_answers_shows_or_follows_only_a_puzzle_posed_to_the_member(
+    world, db_path
+):
+    """A modified client sends another puzzle's id: on its own private puzzle, or on a
+    public board. Only a puzzle posed to the member (or posted for everyone) is answered,
+    shown or followed; a public message is never edited; nothing else changes a record."""
+    from tests.cogs.test_bad_input import forged_click
+
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    await members_play(w)  # the server has three puzzles
+    mine = await posed(db_path, w.bob, w.channel)
+    given = puzzle_id(mine)
+    with sqlite3.connect(db_path) as db:
+        others = [
+            row[0]
+            for row in db.execute("SELECT id FROM puzzles WHERE id != ? ORDER BY id", (given,))
+        ]
+    never = others[0]
+    answer = (await stored_puzzle(db_path, never)).answer + 1
+    public = w.channel.last_message  # a finished public board of the bot's
+    before = [(m.id, m.embeds[0].to_dict() if m.embeds else None) for m in w.channel.history()]
+    for message, custom_id, said in [
+        (mine, f"ttt-puzzle:{never}:s3", "not given to you"),  # read the answer first
+        (mine, f"ttt-puzzle:{never}:c{answer}", "not given to you"),  # then forge it
+        (mine, f"ttt-puzzle:{never}:n", "not given to you"),
+        (mine, f"ttt-puzzle:{given}:s1", "Give your answer first"),  # Show me comes after
+        (public, f"ttt-puzzle:{never}:c{answer}", "not one of mine"),
+        (public, f"ttt-puzzle:{given}:c1", "not one of mine"),  # even her own: public
+        (public, f"ttt-puzzle:{never}:s3", "not one of mine"),
+        (public, f"ttt-puzzle:{given}:n", "not one of mine"),
+        (public, f"ttt-puzzle:{never}:d{answer}", "not given to you"),  # never posted
+    ]:
+        result = await forged_click(w, w.bob, message, custom_id)
+        assert result.ephemeral and said in result.response.content, (custom_id, result)
+        assert result.response.message is None or result.response.message.id != message.id
+    after = [(m.id, m.embeds[0].to_dict() if m.embeds else None) for m in w.channel.history()]
+    assert after == before  # no public message was touched
+    with sqlite3.connect(db_path) as db:  # nothing was counted, nothing was posed
+        assert db.execute("SELECT COUNT(*) FROM puzzle_records").fetchone() == (0,)
+        assert db.execute(
+            "SELECT COUNT(*) FROM puzzle_tries WHERE answer IS NOT NULL"
+        ).fetchone() == (0,)
+        tries = db.execute("SELECT puzzle_id FROM puzzle_tries WHERE member_id = ?", (w.bob.id,))
+        assert tries.fetchall() == [(given,)]
+    # her own puzzle is answered, then shown, as ever
+    right = await w.bob.click(
+        mine, custom_id=column_button(mine, (await stored_puzzle(db_path, given)).answer + 1)
+    )
+    assert "✅ Right" in right.response.message.embeds[0].description
+    shown = await forged_click(w, w.bob, right.response.message, f"ttt-puzzle:{given}:s1")
+    assert "**Move 1 of " in shown.response.message.embeds[0].description
