@@ -222,7 +222,8 @@ class Puzzles:
     async def pose(self, place: int, member_id: int, game: str = CLASSIC) -> Posed:
         """A puzzle for ``member_id`` in ``place``, noted as posed to them: one they have
         not met, the best first (from games that beat the bot, then the freshest); once
-        they have met every one, the one they met longest ago. Raises :class:`TooFewPuzzles`."""
+        they have met every one, the one they met longest ago. Never one the puzzle they
+        were posed last gives away (see :func:`choose`). Raises :class:`TooFewPuzzles`."""
         posed = await self._choose(place, member_id, game)
         await self.store.pose_puzzle(place, member_id, posed.puzzle.id, self.clock())
         return posed
@@ -240,8 +241,10 @@ class Puzzles:
         if count < MIN_PUZZLES:
             raise TooFewPuzzles(count)
         memory = await self.memories.get(place, game)
-        for fresh in (True, False):
-            found = await self._first_proven(place, game, member_id, memory, fresh, None)
+        last = await self.store.last_posed(place, game, member_id)
+        # the last resort (no other puzzle left): one the last gives away
+        for fresh, after in ((True, last), (False, last), (True, None)):
+            found = await self._first_proven(place, game, member_id, memory, fresh, after)
             if found is not None:
                 puzzle, values = found
                 return Posed(puzzle, values, not fresh, count)
@@ -268,7 +271,7 @@ class Puzzles:
                 else:
                     kept.append((puzzle, values))
             await self.store.drop_puzzles(voided)
-            chosen = kept[0] if kept else None
+            chosen = choose(kept, last)
             if chosen is not None:
                 return chosen
             if len(candidates) < limit:
@@ -386,6 +389,50 @@ class Puzzles:
             return await self._choose(guild_id, SERVER, CLASSIC)
         except TooFewPuzzles:
             return None
+
+
+def gives_away(puzzle: PuzzleRecord, shown: PuzzleRecord) -> bool:
+    """Whether the board of ``shown`` gives ``puzzle``'s answer away: ``puzzle`` is an
+    earlier position of the same game, and the game went on with its answer."""
+    moves, seen = puzzle.moves, shown.moves
+    return (
+        len(moves) < len(seen)
+        and seen[: len(moves)] == moves
+        and seen[len(moves)] == (puzzle.answer)
+    )
+
+
+def choose(
+    candidates: Sequence[tuple[PuzzleRecord, dict[int, Value]]], last: PuzzleRecord | None
+) -> tuple[PuzzleRecord, dict[int, Value]] | None:
+    """The puzzle to pose after ``last`` among ``candidates`` (best first): never one
+    that ``last``'s board gives away; one of another game than ``last``'s if any (a
+    game's puzzles spread apart); of a game's puzzles, its earliest position first (a
+    later board shows how the game went on)."""
+    allowed = [c for c in candidates if last is None or not gives_away(c[0], last)]
+    if not allowed:
+        return None
+    same = _same_game(last)
+    other = [c for c in allowed if not same(c[0])]
+    pick = other or allowed
+    first = pick[0][0]
+    kin = [c for c in pick if _same_game(first)(c[0])]
+    return min(kin, key=lambda c: len(c[0].moves))
+
+
+def _same_game(puzzle: PuzzleRecord | None) -> Callable[[PuzzleRecord], bool]:
+    """Whether a puzzle is of the same game as ``puzzle`` (a forgotten game's puzzles by
+    their moves: one is a start of the other)."""
+    if puzzle is None:
+        return lambda other: False
+
+    def same(other: PuzzleRecord) -> bool:
+        if puzzle.game_id is not None and other.game_id is not None:
+            return other.game_id == puzzle.game_id
+        short, long = sorted((puzzle.moves, other.moves), key=len)
+        return long[: len(short)] == short
+
+    return same
 
 
 def cut_game(

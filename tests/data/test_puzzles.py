@@ -90,7 +90,8 @@ async def test_the_daily_post_is_claimed_once_a_day(store):  # noqa: F811
         1,
         1,
     )
-    assert await store.claim_daily(GUILD, 6, p.id, 6 * DAY)  # the next day: a new post, counted anew
+    # the next day: a new post, counted anew
+    assert await store.claim_daily(GUILD, 6, p.id, 6 * DAY)
     assert (await store.daily_puzzle(GUILD)).tried == 0
     await store.set_daily_channel(GUILD, None)
     assert await store.dailies_due(7) == [] and not await store.claim_daily(GUILD, 7, p.id, 7 * DAY)

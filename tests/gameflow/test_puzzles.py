@@ -117,3 +117,29 @@ async def test_old_games_of_a_memory_once_imported_into_give_only_what_each_colu
     with pytest.raises(TooFewPuzzles):
         await service.puzzles.pose(GUILD, BOB)
     assert await service.store.puzzle_scan(GUILD, CLASSIC) > 0  # gone through, all the same
+
+
+def _record(puzzle_id: int, game_id: int | None, moves: list[int], answer: int):
+    from data.puzzles import PuzzleRecord
+
+    return PuzzleRecord(
+        puzzle_id, GUILD, CLASSIC, tuple(moves), "win", answer, 0, game_id, ALICE, BOB,
+        True, False, 0.0, None,
+    )  # fmt: skip
+
+
+def test_a_games_puzzles_are_spread_apart_and_never_given_away_by_the_last():
+    from gameflow.puzzles import choose, gives_away
+
+    line = [3, 3, 2, 4, 2, 2, 1, 5, 6, 0]
+    a1, a2, a3 = (_record(n, 1, line[:ply], line[ply]) for n, ply in ((1, 4), (2, 6), (3, 8)))
+    b1, b2 = _record(4, 2, [0, 1], 3), _record(5, 2, [0, 1, 3, 3], 2)
+    values: dict = {}
+    best_first = [(p, values) for p in (a3, a2, a1, b2, b1)]  # the newest game's last first
+    assert gives_away(a1, a3) and gives_away(a2, a3) and not gives_away(a3, a1)
+    assert choose(best_first, None)[0] == a1  # a game's earliest position first
+    assert choose(best_first, a1)[0] == b1  # then another game's
+    assert choose([(p, values) for p in (a3, a2)], b1)[0] == a2
+    assert choose([(a2, values)], a3) is None  # a3's board shows a2's answer
+    forgotten = _record(6, None, line[:6], line[6])  # its game deleted: known by its moves
+    assert choose([(forgotten, values), (b2, values)], a1)[0] == b2

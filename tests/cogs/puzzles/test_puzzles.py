@@ -5,6 +5,7 @@ puzzle posed here is checked to have exactly one answer by the tests' own solver
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
 
@@ -434,3 +435,30 @@ async def test_a_forged_click_answers_shows_or_follows_only_a_puzzle_posed_to_th
     assert "✅ Right" in right.response.message.embeds[0].description
     shown = await forged_click(w, w.bob, right.response.message, f"ttt-puzzle:{given}:s1")
     assert "**Move 1 of " in shown.response.message.embeds[0].description
+
+
+async def test_a_puzzle_never_gives_the_next_one_away(world, db_path):
+    """The members' game gives two puzzles, two plies apart, 🟡 finding the win at both:
+    the later board shows the earlier one's answer, so the earlier comes first. Checked
+    by the tests' own rule: no puzzle's position is an earlier one of the puzzle just
+    posed, played on with its answer."""
+    w = world
+    await members_play(w)
+    message = await posed(db_path, w.alice, w.channel)
+    shown = [await stored_puzzle(db_path, puzzle_id(message))]
+    for _ in range(3):
+        right = await w.alice.click(message, custom_id=column_button(message, shown[-1].answer + 1))
+        following = await w.alice.click(
+            right.response.message, custom_id=labelled(right.response.message, "Next puzzle")
+        )
+        message = following.response.message
+        shown.append(await stored_puzzle(db_path, puzzle_id(message)))
+        assert_one_answer(shown[-1])
+    assert len({p.id for p in shown[:2]}) == 2
+    for before, after in itertools.pairwise(shown):
+        earlier = len(after.moves) < len(before.moves)
+        played_on = before.moves[: len(after.moves)] == after.moves
+        assert not (earlier and played_on and before.moves[len(after.moves)] == after.answer), (
+            before.moves,
+            after.moves,
+        )
