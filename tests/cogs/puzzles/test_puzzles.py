@@ -462,3 +462,46 @@ async def test_a_puzzle_never_gives_the_next_one_away(world, db_path):
             before.moves,
             after.moves,
         )
+
+
+async def test_every_garbage_id_under_the_bots_prefixes_gets_a_private_answer(
+    world, db_path, caplog
+):
+    """Ids outside every button's pattern, on a private puzzle and on a public board:
+    each is refused privately (no "This interaction failed"), and nothing changes."""
+    from tests.cogs.test_bad_input import forged_click
+
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    mine = await posed(db_path, w.bob, w.channel)
+    public = w.channel.last_message
+    before = [(m.id, m.embeds[0].to_dict() if m.embeds else None) for m in w.channel.history()]
+    garbage = [
+        "ttt-puzzle:abc:c1",
+        "ttt-puzzle:1:c1234",
+        "ttt-puzzle:1:z1",
+        "ttt-puzzle:1:c1:x",
+        "ttt-puzzle:",
+        "ttt-puzzle",
+        "ttt-puzzle:-1:c1",
+        "ttt-puzzle:1:c²",
+        "ttt-rematch:abc",
+        "ttt-replay:1:x:open",
+        "ttt:1:2",
+        "ttt-nothing:1",
+        "ttt-history:1",
+    ]
+    for message in (mine, public):
+        for custom_id in garbage:
+            result = await forged_click(w, w.bob, message, custom_id)
+            assert result.ephemeral and "not one of mine" in result.response.content, custom_id
+    after = [(m.id, m.embeds[0].to_dict() if m.embeds else None) for m in w.channel.history()]
+    assert after == before
+    with sqlite3.connect(db_path) as db:
+        assert db.execute(
+            "SELECT COUNT(*) FROM puzzle_tries WHERE answer IS NOT NULL"
+        ).fetchone() == (0,)
+    assert "Traceback" not in caplog.text
+    # an id of another bot's is no business of this one
+    other = await forged_click(w, w.bob, public, "another-bot:1")
+    assert not other.acknowledged
