@@ -684,6 +684,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         PRIMARY KEY (guild_id, game)
     ) WITHOUT ROWID""",
     ),
+    (
+        # when a day's daily post was claimed: a claim without its message, older than
+        # the time a post takes, was cut short (a kill, a failed send) and is resumed
+        "ALTER TABLE daily_puzzles ADD COLUMN claimed_at REAL NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

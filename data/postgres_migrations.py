@@ -526,6 +526,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         PRIMARY KEY (guild_id, game)
     )""",
     ),
+    (
+        # as SQLite's next version: when a day's daily post was claimed
+        "ALTER TABLE daily_puzzles ADD COLUMN claimed_at DOUBLE PRECISION NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -459,9 +459,9 @@ class PuzzleQueries:
                 [
                     (
                         "UPDATE daily_puzzles SET day = ?, puzzle_id = ?, message_id = NULL,"
-                        " solved = 0, tried = 0 WHERE guild_id = ? AND day < ?"
+                        " solved = 0, tried = 0, claimed_at = ? WHERE guild_id = ? AND day < ?"
                         " AND channel_id IS NOT NULL RETURNING guild_id",
-                        (day, puzzle_id, guild_id, day),
+                        (day, puzzle_id, now, guild_id, day),
                     ),
                     (
                         "INSERT INTO puzzle_tries (guild_id, member_id, puzzle_id, posed_at)"
@@ -475,6 +475,39 @@ class PuzzleQueries:
         except StaleGameError:
             return False
         return True
+
+    async def unsaved_dailies(
+        self, day: int, claimed_before: float, shards: Shards | None = None
+    ) -> list[DailyPuzzle]:
+        """The servers (of ``shards``) whose post of ``day`` was claimed before
+        ``claimed_before`` and has no message saved: cut short (a kill, a failed send)."""
+        owned, params = _owned(shards)
+        rows = await self._fetch(
+            "SELECT guild_id, channel_id, day, puzzle_id, message_id, solved, tried"
+            " FROM daily_puzzles WHERE channel_id IS NOT NULL AND day = ?"
+            f" AND message_id IS NULL AND puzzle_id IS NOT NULL AND claimed_at < ?{owned}"
+            " ORDER BY guild_id",
+            (day, claimed_before, *params),
+        )
+        return [_daily(row) for row in rows]
+
+    async def resume_daily(
+        self, guild_id: int, day: int, now: float, claimed_before: float
+    ) -> bool:
+        """Take over ``day``'s post of a server that was claimed before ``claimed_before``
+        and has no message saved: whoever takes it looks for the post, and posts it if it
+        is not there (another process finds it taken, until it is cut short again)."""
+        rows = await self._write(
+            [
+                (
+                    "UPDATE daily_puzzles SET claimed_at = ? WHERE guild_id = ? AND day = ?"
+                    " AND message_id IS NULL AND channel_id IS NOT NULL AND claimed_at < ?"
+                    " RETURNING guild_id",
+                    (now, guild_id, day, claimed_before),
+                )
+            ]
+        )
+        return bool(rows)
 
     async def set_daily_message(self, guild_id: int, day: int, message_id: int) -> None:
         await self._write(

@@ -53,6 +53,9 @@ MIN_PUZZLES = 1  # none: what to do to get some is said instead
 GAMES_PER_PUZZLE = 3
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
 CATCH_UP = 200  # old games read at once when a server's are first gone through
+# a daily post claimed this long ago without its message saved was cut short: longer than
+# a send takes, retries included
+DAILY_RESUME_SECONDS = 300.0
 
 ONLY_7X6 = N_(
     "Puzzles are cut from what I proved on the classic board, so they are 7×6 only: "
@@ -371,6 +374,20 @@ class Puzzles:
         """Today, and the servers (of ``shards``) whose daily puzzle is not posted yet."""
         today = self.today()
         return today, await self.store.dailies_due(today, shards)
+
+    async def dailies_cut_short(self, shards: Shards | None) -> tuple[int, list[DailyPuzzle]]:
+        """Today, and the servers (of ``shards``) whose post of today was claimed over
+        :data:`DAILY_RESUME_SECONDS` ago and has no message saved: a kill or a failed send
+        cut it short, and it is resumed."""
+        today = self.today()
+        since = self.clock() - DAILY_RESUME_SECONDS
+        return today, await self.store.unsaved_dailies(today, since, shards)
+
+    async def resume_daily(self, guild_id: int, day: int) -> bool:
+        """Take over a post cut short (whoever takes it looks for it, and posts it if it
+        is not there). False if another process took it."""
+        now = self.clock()
+        return await self.store.resume_daily(guild_id, day, now, now - DAILY_RESUME_SECONDS)
 
     async def claim_daily(self, guild_id: int, day: int, posed: Posed) -> bool:
         """Take ``day``'s post of a server before it is posted: whoever claims it posts,

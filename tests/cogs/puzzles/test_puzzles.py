@@ -505,3 +505,92 @@ async def test_every_garbage_id_under_the_bots_prefixes_gets_a_private_answer(
     # an id of another bot's is no business of this one
     other = await forged_click(w, w.bob, public, "another-bot:1")
     assert not other.acknowledged
+
+
+# --- the daily post cut short: the state a kill (or a failed send) leaves ------------------
+RESUMED = 301  # a claim older than a send takes (gameflow.puzzles.DAILY_RESUME_SECONDS)
+
+
+async def daily_set_up(w):
+    await beat_the_bot(w, w.alice, w.channel)  # one puzzle: its answer is column 1
+    daily = w.guild.create_text_channel("puzzles")
+    await w.admin.slash(w.channel, "ttt-admin settings", daily_puzzle=daily)
+    return daily
+
+
+def daily_posts(daily) -> list:
+    return [m for m in daily.history() if m.embeds]
+
+
+async def assert_one_live_post(w, db_path, daily, *, answered: int = 0):
+    """Exactly one post, whose count is live: it says the answers given so far, and an
+    answer now brings it up to date; further rounds post nothing more."""
+    (post,) = daily_posts(daily)
+    assert post.embeds[0].title.startswith("🧩 Puzzle of the day")
+    assert_one_answer(await stored_puzzle(db_path, puzzle_id(post)))
+    said = "Nobody has answered yet." if not answered else f"Solved by {answered} of {answered}"
+    assert post.embeds[0].footer.text.startswith(said), post.embeds[0].footer.text
+    right = await w.carol.click(post, custom_id=column_button(post, 1))
+    assert right.ephemeral and "✅ Right" in right.response.message.embeds[0].description
+    await w.env.advance_time(3)
+    post = message_by_id(daily, post.id)
+    assert post.embeds[0].footer.text == f"Solved by {answered + 1} of {answered + 1} who answered"
+    await w.env.advance_time(RESUMED * 2)
+    assert len(daily_posts(daily)) == 1
+    with sqlite3.connect(db_path) as db:
+        saved = db.execute("SELECT message_id FROM daily_puzzles").fetchone()
+    assert saved == (post.id,)
+
+
+async def test_a_daily_post_killed_before_its_send_is_posted_when_resumed(world, db_path, new_bot):
+    w = world
+    w.carol = w.guild.add_member(w.env.create_user("carol"))
+    daily = await daily_set_up(w)
+    now = w.env.now().timestamp()
+    store = await Store.open(db_path)  # the process claimed the day, and was killed
+    try:
+        (puzzle,) = await store.fresh_puzzles(w.guild.id, CLASSIC, 0, 10)
+        assert await store.claim_daily(w.guild.id, int(now // 86_400), puzzle.id, now)
+    finally:
+        await store.close()
+    await w.env.restart_bot(new_bot())
+    await w.env.advance_time(61)
+    assert daily_posts(daily) == []  # a claim this fresh may still be posting
+    await w.env.advance_time(RESUMED)
+    await assert_one_live_post(w, db_path, daily)
+
+
+async def test_a_daily_post_whose_send_failed_is_posted_when_resumed(world, db_path):
+    """Discord fails the send (repeated 5xx, or the process killed as it went out,
+    before Discord kept it): the day is resumed, and posted once."""
+    w = world
+    w.carol = w.guild.add_member(w.env.create_user("carol"))
+    daily = await daily_set_up(w)
+    w.env.inject_error("POST", f"/channels/{daily.id}/messages", status=503, times=None)
+    await w.env.advance_time(61)
+    assert daily_posts(daily) == []
+    w.env.backend.faults.clear()  # Discord is back
+    await w.env.advance_time(61)
+    assert daily_posts(daily) == []  # claimed: not posted again at once
+    await w.env.advance_time(RESUMED)
+    await assert_one_live_post(w, db_path, daily)
+
+
+async def test_a_daily_post_killed_before_its_message_was_saved_is_adopted(world, db_path, new_bot):
+    """Discord has the post, the database not its message: answers are counted but the
+    post's count is stale. Resumed, the post is found by its buttons and adopted, not
+    posted again, and its count is live."""
+    w = world
+    w.carol = w.guild.add_member(w.env.create_user("carol"))
+    daily = await daily_set_up(w)
+    await w.env.advance_time(61)
+    (post,) = daily_posts(daily)
+    with sqlite3.connect(db_path) as db:  # as if killed before saving it
+        db.execute("UPDATE daily_puzzles SET message_id = NULL")
+    await w.env.restart_bot(new_bot())
+    right = await w.bob.click(post, custom_id=column_button(post, 1))
+    assert "✅ Right" in right.response.message.embeds[0].description
+    await w.env.advance_time(3)
+    assert message_by_id(daily, post.id).embeds[0].footer.text == "Nobody has answered yet."
+    await w.env.advance_time(RESUMED)
+    await assert_one_live_post(w, db_path, daily, answered=1)
