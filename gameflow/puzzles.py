@@ -33,7 +33,14 @@ from data.puzzles import (
     ReviewedGame,
 )
 from engine import Mark, Memory
-from engine.puzzles import Value, classify, column_values, cuts_of_game, studied_plies
+from engine.puzzles import (
+    Value,
+    classify,
+    column_values,
+    cuts_of_game,
+    replied_values,
+    studied_plies,
+)
 from i18n import N_
 
 from .errors import GameError
@@ -148,12 +155,20 @@ class Solution:
         return self.line[self.step - 1] if self.step else None
 
 
+def member_against_bot(puzzle: PuzzleRecord) -> bool:
+    """Whether the puzzle is a member's position in a game against the bot: its columns'
+    values are read from the facts of every reply to each (the bot's, which its
+    post-mortem valued), not from facts of its own."""
+    return puzzle.player_id is not None and puzzle.other_id is None
+
+
 def proven(puzzle: PuzzleRecord, memory: Memory) -> dict[int, Value] | None:
     """Every column's value of a puzzle, as the memory proves it now (its draws from the
     puzzle); ``None`` if it no longer proves this puzzle (a reset forgot it)."""
     rules = memory.game
     code = rules.replay(puzzle.moves)[-1] if puzzle.moves else rules.empty
-    values = column_values(rules, code, known_in(memory), puzzle.draws)
+    value = replied_values if member_against_bot(puzzle) else column_values
+    values = value(rules, code, known_in(memory), puzzle.draws)
     if values is None or classify(values) != (puzzle.kind, puzzle.answer):
         return None
     return values
@@ -215,6 +230,7 @@ class Puzzles:
                     new += cut_game(
                         game, record.id, record.moves, _bot_of(record), _members_of(record),
                         record.result, record.updated_at, known_in(memory), absent_is_draw=whole,
+                        members_absent_is_draw=False,  # widened post-mortems only: exact facts
                     )  # fmt: skip
                     await asyncio.sleep(0)  # a game at a time: the loop is never held long
                 scanned = records[-1].id
@@ -226,7 +242,7 @@ class Puzzles:
         """A puzzle for ``member_id`` in ``place``, noted as posed to them: one they have
         not met, the best first (from games that beat the bot, then the freshest); once
         they have met every one, the one they met longest ago. Never one the puzzle they
-        were posed last gives away (see :func:`choose`). Raises :class:`TooFewPuzzles`."""
+        were posed last gives away (see :func:`preferred`). Raises :class:`TooFewPuzzles`."""
         posed = await self._choose(place, member_id, game)
         await self.store.pose_puzzle(place, member_id, posed.puzzle.id, self.clock())
         return posed
@@ -266,17 +282,14 @@ class Puzzles:
         limit = CANDIDATES
         while True:
             candidates = await read(place, game, member_id, limit)
-            voided, kept = [], []
-            for puzzle in candidates:
+            voided = []
+            for puzzle in preferred(candidates, last):  # proven one at a time: the first
                 values = proven(puzzle, memory)
-                if values is None:
-                    voided.append(puzzle.id)
-                else:
-                    kept.append((puzzle, values))
+                if values is not None:
+                    await self.store.drop_puzzles(voided)
+                    return puzzle, values
+                voided.append(puzzle.id)
             await self.store.drop_puzzles(voided)
-            chosen = choose(kept, last)
-            if chosen is not None:
-                return chosen
             if len(candidates) < limit:
                 return None
             if not voided:  # every candidate is given away by the last: read further
@@ -419,22 +432,23 @@ def gives_away(puzzle: PuzzleRecord, shown: PuzzleRecord) -> bool:
     )
 
 
-def choose(
-    candidates: Sequence[tuple[PuzzleRecord, dict[int, Value]]], last: PuzzleRecord | None
-) -> tuple[PuzzleRecord, dict[int, Value]] | None:
-    """The puzzle to pose after ``last`` among ``candidates`` (best first): never one
-    that ``last``'s board gives away; one of another game than ``last``'s if any (a
-    game's puzzles spread apart); of a game's puzzles, its earliest position first (a
-    later board shows how the game went on)."""
-    allowed = [c for c in candidates if last is None or not gives_away(c[0], last)]
-    if not allowed:
-        return None
+def preferred(candidates: Sequence[PuzzleRecord], last: PuzzleRecord | None) -> list[PuzzleRecord]:
+    """The order to pose ``candidates`` (best first) in, right after ``last``: never one
+    that ``last``'s board gives away; those of another game than ``last``'s first (a
+    game's puzzles spread apart); a game's puzzles together, its earliest position first
+    (a later board shows how the game went on)."""
+    allowed = [p for p in candidates if last is None or not gives_away(p, last)]
     same = _same_game(last)
-    other = [c for c in allowed if not same(c[0])]
-    pick = other or allowed
-    first = pick[0][0]
-    kin = [c for c in pick if _same_game(first)(c[0])]
-    return min(kin, key=lambda c: len(c[0].moves))
+    games: list[PuzzleRecord] = []  # the first puzzle seen of each game, best first
+    for puzzle in allowed:
+        if not any(_same_game(first)(puzzle) for first in games):
+            games.append(puzzle)
+
+    def rank(puzzle: PuzzleRecord) -> tuple[bool, int, int]:
+        game = next(n for n, first in enumerate(games) if _same_game(first)(puzzle))
+        return same(puzzle), game, len(puzzle.moves)
+
+    return sorted(allowed, key=rank)
 
 
 def _same_game(puzzle: PuzzleRecord | None) -> Callable[[PuzzleRecord], bool]:
@@ -463,14 +477,22 @@ def cut_game(
     known: Callable[[int], tuple[str, int | None] | None],
     *,
     absent_is_draw: bool,
+    members_absent_is_draw: bool | None = None,
 ) -> list[NewPuzzle]:
     """The puzzles of a game looked back at, as the store keeps them (``bot``: its mark in
-    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot)."""
+    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot).
+    In a game against the bot, the member's positions too, valued from the bot's replies
+    (its post-mortem valued every column of each position one move of the member away);
+    ``members_absent_is_draw``: whether a reply without a fact there is a draw (by
+    default as ``absent_is_draw``)."""
     rules = engine.get_game(kind)
     moves = list(moves)
+    studied = studied_plies(kind, moves, bot)
+    members = [ply for ply in range(len(moves)) if ply not in set(studied)] if studied else []
     cuts = cuts_of_game(
-        kind, moves, studied_plies(kind, moves, bot), known, absent_is_draw=absent_is_draw
-    )
+        kind, moves, studied, known, absent_is_draw=absent_is_draw,
+        replied=members if bot is not None else (), replied_absent_is_draw=members_absent_is_draw,
+    )  # fmt: skip
     codes = [rules.empty, *rules.replay(moves)] if cuts else []
     return [
         NewPuzzle(

@@ -139,7 +139,13 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     assert "The answer: column 1 draws with best play." in text
     assert "Your puzzles: 0 solved, 1 tried" in text
     assert wrong.response.message.embeds[0].colour.value == 0xED4245
-    # the server's only puzzle again (said so), and answering it again counts nothing
+    # alice's own position a move later: her only winning column, which she found
+    message = await posed(db_path, w.bob, w.channel)
+    assert f"<@{w.alice.id}> found the win here." in message.embeds[0].description
+    assert message.embeds[0].title == "🧩 🟡 to play and win"
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    assert record.moves == tuple(AGAINST_THE_BOT[: MISSED + 1]) and record.answer == 0
+    # the server's first puzzle again (said so), and answering it again counts nothing
     message = await posed(db_path, w.bob, w.channel)
     assert "You have met every puzzle here" in message.embeds[0].description
     again = await w.bob.click(message, custom_id=column_button(message, 1))
@@ -154,7 +160,7 @@ async def test_no_puzzle_twice_until_the_server_runs_out_then_right_answers_coun
     await members_play(w)
     message = await posed(db_path, w.alice, w.channel)
     seen, sources = [], []
-    for count in range(1, 4):
+    for count in range(1, 5):
         record = await stored_puzzle(db_path, puzzle_id(message))
         seen.append(record.id)
         sources.append(message.embeds[0].description)
@@ -167,20 +173,24 @@ async def test_no_puzzle_twice_until_the_server_runs_out_then_right_answers_coun
         )
         message = shown.response.message
         assert_one_answer(await stored_puzzle(db_path, puzzle_id(message)))
-    assert len(set(seen)) == 3  # the server's three, each once, from the game that beat me
+    assert len(set(seen)) == 4  # the server's four, each once, from the game that beat me
     assert "against <@" in sources[0] and "I missed it here." in sources[0]
-    assert all(f"<@{w.bob.id}> found the win here." in text for text in sources[1:])
+    # then the members' game, and the two games' puzzles alternate: alice's own win in
+    # the game that beat me, and bob's two
+    assert f"<@{w.bob.id}> found the win here." in sources[1]
+    assert f"<@{w.alice.id}> found the win here." in sources[2]
+    assert f"<@{w.bob.id}> found the win here." in sources[3]
     # the server has run out for alice: the one she met longest ago, said so
     assert puzzle_id(message) == seen[0]
     assert "You have met every puzzle here" in message.embeds[0].description
     # stats and the leaderboard show the records
     stats = await w.alice.slash(w.channel, "connect4 stats", board="7x6")
     field = next(f for f in stats.response.message.embeds[0].fields if f.name == "🧩 Puzzles")
-    assert "3 solved, 3 tried, 🔥 3 in a row" in field.value
-    assert "3 puzzles, 3 solved, 3 tried, 🔥 1 day in a row" in field.value
+    assert "4 solved, 4 tried, 🔥 4 in a row" in field.value
+    assert "4 puzzles, 4 solved, 4 tried, 🔥 1 day in a row" in field.value
     board = await w.bob.slash(w.channel, "connect4 leaderboard", by="puzzles")
     text = board.response.message.embeds[0].description
-    assert f"1. <@{w.alice.id}>: 3 solved (3 tried)" in text and "You: 0 solved (0 tried)" in text
+    assert f"1. <@{w.alice.id}>: 4 solved (4 tried)" in text and "You: 0 solved (0 tried)" in text
 
 
 async def test_show_me_plays_the_solution_to_the_end_step_by_step(world, db_path, new_bot):
@@ -297,7 +307,7 @@ async def test_in_a_dm_the_puzzle_comes_from_the_players_own_bot(world, db_path)
     alice = w.alice.user
     await beat_the_bot(w, alice)
     message = await posed(db_path, alice)
-    assert message.embeds[0].footer.text == "Puzzles from your own bot's games: 1"
+    assert message.embeds[0].footer.text == "Puzzles from your own bot's games: 2"
     record = await stored_puzzle(db_path, puzzle_id(message))
     assert record.guild_id == -w.alice.id  # the player's own bot's
     # the server has none of it
@@ -549,7 +559,7 @@ async def test_a_daily_post_killed_before_its_send_is_posted_when_resumed(world,
     now = w.env.now().timestamp()
     store = await Store.open(db_path)  # the process claimed the day, and was killed
     try:
-        (puzzle,) = await store.fresh_puzzles(w.guild.id, CLASSIC, 0, 10)
+        puzzle = min(await store.fresh_puzzles(w.guild.id, CLASSIC, 0, 10), key=lambda p: p.id)
         assert await store.claim_daily(w.guild.id, int(now // 86_400), puzzle.id, now)
     finally:
         await store.close()
