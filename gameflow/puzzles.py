@@ -54,10 +54,10 @@ log = logging.getLogger(__name__)
 PUZZLE_GAMES = tuple(game for game, board in BOARDS.items() if board.puzzles)
 CLASSIC = PUZZLE_GAMES[0]
 MIN_PUZZLES = 1  # none: what to do to get some is said instead
-# about one game in this many that the bot looks back at gives a puzzle (bench.bot
-# --only-puzzles counts 0.27 to 0.38 a game against the bot, 0.5 to 0.9 between members):
-# to say how many more lessons are needed
-GAMES_PER_PUZZLE = 3
+# puzzles that ten 7×6 games give (python -m bench.puzzles: 0.73 a game that a member
+# playing the solver's moves wins against the bot, 0.93 against a weak player and between
+# members): to say how many more games are needed, and what each kind gives
+WON_GIVE, MEMBERS_GIVE = 7, 9
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
 CATCH_UP = 200  # old games read at once when a server's are first gone through
 # a daily post claimed this long ago without its message saved was cut short: longer than
@@ -81,12 +81,13 @@ SOLVER_BUSY = N_("I couldn't work the solution out just now. Try Show me again i
 
 
 class TooFewPuzzles(GameError):
-    """The server has fewer than :data:`MIN_PUZZLES` puzzles; ``lessons``: about how many
-    more games the bot must look back at."""
+    """The server has fewer than :data:`MIN_PUZZLES` puzzles; ``games``: about how many
+    more games the bot must look back at (games members win against it, the fewest
+    puzzles a game)."""
 
     def __init__(self, have: int) -> None:
         self.have = have
-        self.lessons = (MIN_PUZZLES - have) * GAMES_PER_PUZZLE
+        self.games = -(-(MIN_PUZZLES - have) * 10 // WON_GIVE)
         super().__init__(
             N_(
                 "I have {have} of the {need} puzzles I need here before I pose them.",

@@ -122,7 +122,7 @@ class PuzzleDesk(commands.Cog):
             await answer(
                 interaction,
                 private=True,
-                content=too_few_text(posed.have, posed.lessons, is_own_bot(here), lang),
+                content=too_few_text(posed.have, posed.games, is_own_bot(here), lang),
             )
             return
         await answer(
@@ -181,7 +181,7 @@ class PuzzleDesk(commands.Cog):
         lang = private(interaction)
         shown = {
             "embed": answer_embed(answered, lang),
-            "view": answer_view(puzzle_id, self.puzzles.solver, lang),
+            "view": answer_view(puzzle_id, self.puzzles.solver, lang, answered.posed.puzzle),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if daily:
@@ -213,9 +213,7 @@ class PuzzleDesk(commands.Cog):
             return
         lang = private(interaction)
         if isinstance(posed, TooFewPuzzles):
-            await refuse(
-                interaction, too_few_text(posed.have, posed.lessons, is_own_bot(here), lang)
-            )
+            await refuse(interaction, too_few_text(posed.have, posed.games, is_own_bot(here), lang))
             return
         await update(
             interaction,

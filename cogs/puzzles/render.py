@@ -19,7 +19,7 @@ from cogs.utils.render import NEUTRAL, step_buttons
 from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark
 from engine.puzzles import LOSS, WIN, Value
-from gameflow.puzzles import Answered, Posed, Solution
+from gameflow.puzzles import MEMBERS_GIVE, WON_GIVE, Answered, Posed, Solution
 from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
@@ -28,6 +28,7 @@ PUZZLE_CLICK = re.compile(
     r"(?P<how>first|back|next|last|)"
 )
 RIGHT_COLOUR, WRONG_COLOUR = 0x57F287, 0xED4245
+SEEN_MOVES = 8  # past this many moves a win's distance is a claim: "a long win" instead
 # the message a daily post says under its board
 DAILY_ASK = N_("Pick a column: only you will see whether you were right.")
 
@@ -159,6 +160,8 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     if outcome == WIN:
         if plies is None:
             return lang.t("{where} wins.", where=where)
+        if _your_moves(plies) > SEEN_MOVES:  # a claim nobody checks: Show me proves it
+            return lang.t("{where} wins with best play (a long win).", where=where)
         return lang.tn(
             "{where} wins in {count} move.",
             "{where} wins in {count} moves.",
@@ -168,6 +171,8 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     if outcome == LOSS:
         if plies is None:
             return lang.t("{where} loses.", where=where)
+        if _their_moves(plies) > SEEN_MOVES:
+            return lang.t("{where} loses with best play (a long win).", where=where)
         return lang.tn(
             "{where} loses: {mark} then forces a win in {count}.",
             "{where} loses: {mark} then forces a win in {count}.",
@@ -217,11 +222,17 @@ def standing_text(standing: PuzzleStanding, lang: Language) -> str:
     return lang.t("Your puzzles: {figures}", figures=listed(parts, lang))
 
 
-def answer_view(puzzle_id: int, solver: bool, lang: Language) -> BoardView:
-    """Show me (where the solver is installed) and Next puzzle."""
+def answer_view(
+    puzzle_id: int, solver: bool, lang: Language, puzzle: PuzzleRecord | None = None
+) -> BoardView:
+    """Show me (where the solver is installed), the game it came from (its replay, opened
+    at the puzzle's move; after the answer, which the game may show) and Next puzzle."""
     buttons = []
     if solver:
         buttons.append(_button(f"ttt-puzzle:{puzzle_id}:s1", lang.t("Show me"), "🔎"))
+    if puzzle is not None and puzzle.game_id is not None:
+        replay = f"ttt-replay:{puzzle.game_id}:{len(puzzle.moves)}:open"
+        buttons.append(_button(replay, lang.t("The game"), "🎞️"))
     buttons.append(_button(f"ttt-puzzle:{puzzle_id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])
 
@@ -294,8 +305,9 @@ def daily_field(daily: DailyPuzzle | None, lang: Language) -> dict[str, str]:
     }
 
 
-def too_few_text(have: int, lessons: int, own_bot: bool, lang: Language) -> str:
-    """Why there is no puzzle yet, how many more lessons it takes, and how to give them."""
+def too_few_text(have: int, games: int, own_bot: bool, lang: Language) -> str:
+    """Why there is no puzzle yet, about how many more games it takes (and what a game
+    gives), and how to give them."""
     first = (
         lang.tn(
             "Your own bot has {count} puzzle so far: not enough to pose them yet.",
@@ -314,10 +326,16 @@ def too_few_text(have: int, lessons: int, own_bot: bool, lang: Language) -> str:
             first,
             lang.tn(
                 "I cut them from the 7×6 games I look back at, and need about {count} more "
-                "such lesson.",
+                "such game.",
                 "I cut them from the 7×6 games I look back at, and need about {count} more "
-                "such lessons.",
-                lessons,
+                "such games.",
+                games,
+            ),
+            lang.t(
+                "Ten games that strong players win against me give about {won} puzzles; ten "
+                "games between members, about {members}.",
+                won=WON_GIVE,
+                members=MEMBERS_GIVE,
             ),
             lang.t(
                 "Beat me or draw with me with `/connect4 play` (I look back at every 7×6 game "
@@ -337,24 +355,21 @@ def records_field(
     lang: Language,
 ) -> tuple[str, str]:
     """The puzzles' line in stats: the member's record and the server's."""
-    yours = listed(
-        [
-            lang.tn("{count} solved", "{count} solved", member.solved),
-            lang.tn("{count} tried", "{count} tried", member.tried),
-            lang.tn("🔥 {count} in a row", "🔥 {count} in a row", member.streak),
-        ],
-        lang,
-    )
+    yours = [
+        lang.tn("{count} solved", "{count} solved", member.solved),
+        lang.tn("{count} tried", "{count} tried", member.tried),
+    ]
+    if member.streak:  # no streak: nothing said of one
+        yours.append(lang.tn("🔥 {count} in a row", "🔥 {count} in a row", member.streak))
     days = server.current_days(today)
-    here = listed(
-        [
-            lang.tn("{count} puzzle", "{count} puzzles", count),
-            lang.tn("{count} solved", "{count} solved", server.solved),
-            lang.tn("{count} tried", "{count} tried", server.tried),
-            lang.tn("🔥 {count} day in a row", "🔥 {count} days in a row", days),
-        ],
-        lang,
-    )
+    here = [
+        lang.tn("{count} puzzle", "{count} puzzles", count),
+        lang.tn("{count} solved", "{count} solved", server.solved),
+        lang.tn("{count} tried", "{count} tried", server.tried),
+    ]
+    if days:
+        here.append(lang.tn("🔥 {count} day in a row", "🔥 {count} days in a row", days))
+    yours, here = listed(yours, lang), listed(here, lang)
     return (
         lang.t("🧩 Puzzles"),
         "\n".join(

@@ -114,7 +114,7 @@ async def test_a_reset_memory_no_longer_proves_its_puzzles_so_they_go(service):
     await service.reset_memory(GUILD, CLASSIC)
     with pytest.raises(TooFewPuzzles) as none:
         await puzzles.pose(GUILD, BOB)
-    assert none.value.have == 0 and none.value.lessons == 3
+    assert none.value.have == 0 and none.value.games == 2
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 0
 
 

@@ -120,7 +120,10 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     empty = await w.alice.slash(w.channel, "connect4 puzzle")
     assert empty.ephemeral
     assert "This server has 0 puzzles so far" in empty.response.content
-    assert "about 3 more such lessons" in empty.response.content
+    assert "need about 2 more such games" in empty.response.content
+    assert "Ten games that strong players win against me give about 7 puzzles" in (
+        empty.response.content
+    )
     assert "`/connect4 play`" in empty.response.content
     await beat_the_bot(w, w.alice, w.channel)
     message = await posed(db_path, w.bob, w.channel)
@@ -137,8 +140,18 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     text = wrong.response.message.embeds[0].description
     assert "❌ Not this one: column 5 loses: 🟡 then forces a win in" in text
     assert "The answer: column 1 draws with best play." in text
-    assert "Your puzzles: 0 solved, 1 tried" in text
+    assert "Your puzzles: 0 solved, 1 tried" in text and "🔥" not in text
     assert wrong.response.message.embeds[0].colour.value == 0xED4245
+    # the game it came from, opened at the puzzle's move (after the answer: it shows it)
+    game = await w.bob.click(
+        wrong.response.message, custom_id=labelled(wrong.response.message, "The game")
+    )
+    assert game.ephemeral and f"**Move {MISSED} of {len(AGAINST_THE_BOT)}**" in (
+        game.response.embeds[0].description
+    )
+    stats = await w.bob.slash(w.channel, "connect4 stats", board="7x6")
+    field = next(f for f in stats.response.message.embeds[0].fields if f.name == "🧩 Puzzles")
+    assert "0 solved, 1 tried" in field.value and "🔥" not in field.value  # no streak: unsaid
     # alice's own position a move later: her only winning column, which she found
     message = await posed(db_path, w.bob, w.channel)
     assert f"<@{w.alice.id}> found the win here." in message.embeds[0].description
@@ -355,7 +368,7 @@ async def test_without_the_solver_puzzles_are_posed_and_answered_but_not_played_
     message = await posed(db_path, w.bob, w.channel)
     answered = await w.bob.click(message, custom_id=column_button(message, 1))
     labels = [b.label for row in answered.response.message.components for b in row.children]
-    assert labels == ["Next puzzle"]  # no Show me
+    assert labels == ["The game", "Next puzzle"]  # no Show me
     shown = await forged_click(
         w, w.bob, answered.response.message, f"ttt-puzzle:{puzzle_id(message)}:s1"
     )
@@ -604,3 +617,19 @@ async def test_a_daily_post_killed_before_its_message_was_saved_is_adopted(world
     assert message_by_id(daily, post.id).embeds[0].footer.text == "Nobody has answered yet."
     await w.env.advance_time(RESUMED)
     await assert_one_live_post(w, db_path, daily, answered=1)
+
+
+def test_a_long_wins_distance_is_not_claimed():
+    """Past 8 moves a distance nobody can check reads as a claim: "a long win", and Show
+    me proves it."""
+    from cogs.puzzles.render import value_text
+    from engine import Mark
+    from i18n import ENGLISH
+
+    def said(value):
+        return value_text(2, value, Mark.X, CLASSIC, ENGLISH)
+
+    assert said(("loss", 15)) == "column 3 loses: 🟡 then forces a win in 8."
+    assert said(("loss", 17)) == "column 3 loses with best play (a long win)."
+    assert said(("win", 14)) == "column 3 wins in 8 moves."
+    assert said(("win", 16)) == "column 3 wins with best play (a long win)."
