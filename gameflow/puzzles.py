@@ -309,6 +309,15 @@ class Puzzles:
             raise GameError(GONE)
         return Posed(puzzle, values, False, 0)
 
+    async def retry(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """The puzzle again, for a member it was posed to (or the server posted) who
+        answered it: Try again (only the first answer counts)."""
+        posed = await self.posed(place, puzzle_id)
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not asked.answered:
+            raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
+        return posed
+
     async def _asked_puzzle(self, place: int, member_id: int, puzzle_id: int) -> PuzzleRecord:
         posed = await self.posed(place, puzzle_id)
         asked = await self.store.puzzle_asked(place, member_id, puzzle_id)

@@ -162,6 +162,8 @@ class PuzzleDesk(commands.Cog):
             await self._show(interaction, puzzle_id, int(number))
         elif what == "n" and not number:
             await self._next(interaction, puzzle_id)
+        elif what == "r" and not number:
+            await self._retry(interaction, puzzle_id)
         else:  # a forged id: no such button
             await refuse(interaction, NOT_A_BUTTON)
 
@@ -180,8 +182,10 @@ class PuzzleDesk(commands.Cog):
             return
         lang = private(interaction)
         shown = {
-            "embed": answer_embed(answered, lang),
-            "view": answer_view(puzzle_id, self.puzzles.solver, lang, answered.posed.puzzle),
+            "embed": answer_embed(answered, lang, solver=self.puzzles.solver),
+            "view": answer_view(
+                puzzle_id, self.puzzles.solver, lang, answered.posed.puzzle, right=answered.right
+            ),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if daily:
@@ -218,6 +222,20 @@ class PuzzleDesk(commands.Cog):
         await update(
             interaction,
             embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
+            view=columns_view(posed, "c"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _retry(self, interaction: discord.Interaction, puzzle_id: int) -> None:
+        """Try again: the answer becomes the puzzle again (only the first answer counts)."""
+        here = place(interaction)
+        posed = await in_time(interaction, self.puzzles.retry(here, interaction.user.id, puzzle_id))
+        if posed is None:
+            return
+        lang = private(interaction)
+        await update(
+            interaction,
+            embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here), retry=True),
             view=columns_view(posed, "c"),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -5,7 +5,8 @@ and on the leaderboard.
 Every button names its puzzle, so a puzzle keeps working after a restart:
 ``ttt-puzzle:<puzzle>:<what><number><how>``, ``what`` being ``c`` (a private puzzle's
 column, 1-based), ``d`` (the daily post's column), ``s`` (the solution at a step, ``how``
-the button that shows it) or ``n`` (the next puzzle).
+the button that shows it), ``n`` (the next puzzle) or ``r`` (Try again, after a wrong
+answer).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
 PUZZLE_CLICK = re.compile(
-    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsn])(?P<number>[0-9]{0,3})"
+    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnr])(?P<number>[0-9]{0,3})"
     r"(?P<how>first|back|next|last|)"
 )
 RIGHT_COLOUR, WRONG_COLOUR = 0x57F287, 0xED4245
@@ -89,11 +90,15 @@ def _last(puzzle: PuzzleRecord) -> int | None:
     return puzzle.moves[-1] if puzzle.moves else None
 
 
-def puzzle_embed(posed: Posed, lang: Language = ENGLISH, *, own_bot: bool = False) -> discord.Embed:
+def puzzle_embed(
+    posed: Posed, lang: Language = ENGLISH, *, own_bot: bool = False, retry: bool = False
+) -> discord.Embed:
     """A private puzzle: what it asks, the board, where it came from."""
     puzzle = posed.puzzle
     lines = [_board(puzzle, posed.code, _last(puzzle)), "", source_text(puzzle, lang)]
-    if posed.again:
+    if retry:
+        lines.append(lang.t("Try again: only your first answer counts."))
+    elif posed.again:
         lines.append(
             lang.t("You have met every puzzle here: this one again, and it does not count twice.")
         )
@@ -183,9 +188,12 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     return lang.t("{where} draws with best play.", where=where)
 
 
-def answer_embed(answered: Answered, lang: Language = ENGLISH) -> discord.Embed:
-    """An answer: right or not, why in one line, the answer if it was not, and the
-    member's puzzle record."""
+def answer_embed(
+    answered: Answered, lang: Language = ENGLISH, *, solver: bool = True
+) -> discord.Embed:
+    """An answer: right or not, why in one line, and the member's puzzle record. A wrong
+    one does not give the answer away: Try again, or Show me (without the solver, the
+    answer is said)."""
     posed = answered.posed
     puzzle = posed.puzzle
     mover = posed.mover
@@ -198,9 +206,12 @@ def answer_embed(answered: Answered, lang: Language = ENGLISH) -> discord.Embed:
         if puzzle.kind == "hold":
             verdict += " " + lang.t("Every other column loses.")
     else:
-        right = value_text(puzzle.answer, answered.solution, mover, puzzle.game, lang)
         verdict = lang.t("❌ Not this one: {why}", why=given)
-        verdict += "\n" + lang.t("The answer: {why}", why=right)
+        if solver:  # Try again before the answer is given away; Show me plays it out
+            verdict += "\n" + lang.t("Try again, or see the answer played out with Show me.")
+        else:
+            right = value_text(puzzle.answer, answered.solution, mover, puzzle.game, lang)
+            verdict += "\n" + lang.t("The answer: {why}", why=right)
     lines = [_board(puzzle, after, answered.column), "", verdict, "", source_text(puzzle, lang)]
     if not answered.first:
         lines.append(lang.t("You had answered this one before: only your first answer counts."))
@@ -223,14 +234,22 @@ def standing_text(standing: PuzzleStanding, lang: Language) -> str:
 
 
 def answer_view(
-    puzzle_id: int, solver: bool, lang: Language, puzzle: PuzzleRecord | None = None
+    puzzle_id: int,
+    solver: bool,
+    lang: Language,
+    puzzle: PuzzleRecord | None = None,
+    *,
+    right: bool = True,
 ) -> BoardView:
-    """Show me (where the solver is installed), the game it came from (its replay, opened
-    at the puzzle's move; after the answer, which the game may show) and Next puzzle."""
+    """Try again (after a wrong answer), Show me (where the solver is installed), the game
+    it came from (its replay, opened at the puzzle's move: after the right answer, which
+    the game may show) and Next puzzle."""
     buttons = []
+    if not right:
+        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:r", lang.t("Try again"), "↩️"))
     if solver:
         buttons.append(_button(f"ttt-puzzle:{puzzle_id}:s1", lang.t("Show me"), "🔎"))
-    if puzzle is not None and puzzle.game_id is not None:
+    if right and puzzle is not None and puzzle.game_id is not None:
         replay = f"ttt-replay:{puzzle.game_id}:{len(puzzle.moves)}:open"
         buttons.append(_button(replay, lang.t("The game"), "🎞️"))
     buttons.append(_button(f"ttt-puzzle:{puzzle_id}:n", lang.t("Next puzzle"), "🧩"))

@@ -41,6 +41,10 @@ def column_button(message, column: int) -> str:
     return next(c for c in custom_ids(message) if c.rsplit(":", 1)[1][1:] == str(column))
 
 
+def labels(message) -> list[str]:
+    return [b.label for row in message.components for b in row.children]
+
+
 def labelled(message, label: str) -> str:
     return next(b.custom_id for row in message.components for b in row.children if b.label == label)
 
@@ -139,12 +143,25 @@ async def test_a_puzzle_from_a_game_the_bot_lost_is_posed_and_answers_say_why(wo
     assert wrong.response.message.id == message.id  # the private puzzle, edited
     text = wrong.response.message.embeds[0].description
     assert "❌ Not this one: column 5 loses: 🟡 then forces a win in" in text
-    assert "The answer: column 1 draws with best play." in text
+    assert "Try again, or see the answer played out with Show me." in text
+    assert "The answer" not in text and "column 1" not in text  # not given away
     assert "Your puzzles: 0 solved, 1 tried" in text and "🔥" not in text
     assert wrong.response.message.embeds[0].colour.value == 0xED4245
+    assert "The game" not in labels(wrong.response.message)  # the game would show it
+    # Try again: the puzzle once more, and a right answer now counts nothing
+    retried = await w.bob.click(
+        wrong.response.message, custom_id=labelled(wrong.response.message, "Try again")
+    )
+    message = retried.response.message
+    assert "Try again: only your first answer counts." in message.embeds[0].description
+    assert_one_answer(await stored_puzzle(db_path, puzzle_id(message)))
+    right = await w.bob.click(message, custom_id=column_button(message, 1))
+    text = right.response.message.embeds[0].description
+    assert "✅ Right: column 1 draws with best play." in text
+    assert "only your first answer counts" in text and "0 solved, 1 tried" in text
     # the game it came from, opened at the puzzle's move (after the answer: it shows it)
     game = await w.bob.click(
-        wrong.response.message, custom_id=labelled(wrong.response.message, "The game")
+        right.response.message, custom_id=labelled(right.response.message, "The game")
     )
     assert game.ephemeral and f"**Move {MISSED} of {len(AGAINST_THE_BOT)}**" in (
         game.response.embeds[0].description
@@ -367,8 +384,8 @@ async def test_without_the_solver_puzzles_are_posed_and_answered_but_not_played_
     simcord_bot.service.reviews.worker.available = False  # as TTT_SOLVER=off makes it
     message = await posed(db_path, w.bob, w.channel)
     answered = await w.bob.click(message, custom_id=column_button(message, 1))
-    labels = [b.label for row in answered.response.message.components for b in row.children]
-    assert labels == ["The game", "Next puzzle"]  # no Show me
+    shown_labels = [b.label for row in answered.response.message.components for b in row.children]
+    assert shown_labels == ["The game", "Next puzzle"]  # no Show me (the right answer: The game)
     shown = await forged_click(
         w, w.bob, answered.response.message, f"ttt-puzzle:{puzzle_id(message)}:s1"
     )
