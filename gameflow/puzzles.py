@@ -58,6 +58,7 @@ MIN_PUZZLES = 1  # none: what to do to get some is said instead
 # playing the solver's moves wins against the bot, 0.93 against a weak player and between
 # members): to say how many more games are needed, and what each kind gives
 WON_GIVE, MEMBERS_GIVE = 7, 9
+HINTED = -1  # the answer kept for a member who took the hint: not solved
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
 CATCH_UP = 200  # old games read at once when a server's are first gone through
 # a daily post claimed this long ago without its message saved was cut short: longer than
@@ -251,8 +252,8 @@ class Puzzles:
     async def follow(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         """Next puzzle, asked from ``puzzle_id``'s message: only by a member that puzzle
         was posed to (or the server posted)."""
-        puzzle = await self._asked_puzzle(place, member_id, puzzle_id)
-        return await self.pose(place, member_id, puzzle.game)
+        posed = await self._asked(place, member_id, puzzle_id)
+        return await self.pose(place, member_id, posed.puzzle.game)
 
     async def _choose(self, place: int, member_id: int, game: str) -> Posed:
         check_board(game)
@@ -309,6 +310,13 @@ class Puzzles:
             raise GameError(GONE)
         return Posed(puzzle, values, False, 0)
 
+    async def hint(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """The puzzle, with its one hint, for a member it was posed to (or the server
+        posted): a hint counts as the first answer, not solved."""
+        posed = await self._asked(place, member_id, puzzle_id)
+        await self.store.answer_puzzle(posed.puzzle, member_id, HINTED, False, self.clock())
+        return posed
+
     async def retry(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         """The puzzle again, for a member it was posed to (or the server posted) who
         answered it: Try again (only the first answer counts)."""
@@ -318,20 +326,17 @@ class Puzzles:
             raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
         return posed
 
-    async def _asked_puzzle(self, place: int, member_id: int, puzzle_id: int) -> PuzzleRecord:
+    async def _asked(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         posed = await self.posed(place, puzzle_id)
         asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
         if not (asked.posed or asked.public):
             raise GameError(NOT_POSED)
-        return posed.puzzle
+        return posed
 
     async def answer(self, place: int, member_id: int, puzzle_id: int, column: int) -> Answered:
         """A member's answer to a puzzle (``column`` 0-based). Only their first answer to a
         puzzle counts in the records."""
-        posed = await self.posed(place, puzzle_id)
-        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
-        if not (asked.posed or asked.public):
-            raise GameError(NOT_POSED)
+        posed = await self._asked(place, member_id, puzzle_id)
         if column not in posed.values:
             raise GameError(NOT_A_COLUMN)
         right = column == posed.puzzle.answer

@@ -129,7 +129,7 @@ class PuzzleDesk(commands.Cog):
             interaction,
             private=True,
             embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
-            view=columns_view(posed, "c"),
+            view=columns_view(posed, "c", lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -153,7 +153,7 @@ class PuzzleDesk(commands.Cog):
         puzzle) only ever edit a private message: on a public one (a modified client's
         click) they are no button of mine, and a public message is never edited."""
         message = interaction.message
-        own = what == "d" or (message is not None and message.flags.ephemeral)
+        own = what in "dh" or (message is not None and message.flags.ephemeral)
         if not own:
             await refuse(interaction, NOT_A_BUTTON)
         elif what in "cd" and number.isdigit() and int(number) >= 1:
@@ -164,6 +164,8 @@ class PuzzleDesk(commands.Cog):
             await self._next(interaction, puzzle_id)
         elif what == "r" and not number:
             await self._retry(interaction, puzzle_id)
+        elif what == "h" and not number:
+            await self._hint(interaction, puzzle_id)
         else:  # a forged id: no such button
             await refuse(interaction, NOT_A_BUTTON)
 
@@ -222,9 +224,33 @@ class PuzzleDesk(commands.Cog):
         await update(
             interaction,
             embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
-            view=columns_view(posed, "c"),
+            view=columns_view(posed, "c", lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    async def _hint(self, interaction: discord.Interaction, puzzle_id: int) -> None:
+        """The puzzle's one hint (it counts as not solved): on a private puzzle, in place;
+        on the daily post, the puzzle with its hint in a private message of its own."""
+        message = interaction.message
+        in_place = message is not None and message.flags.ephemeral
+        here = place(interaction)
+        posed = await in_time(
+            interaction,
+            self.puzzles.hint(here, interaction.user.id, puzzle_id),
+            private=not in_place,
+        )
+        if posed is None:
+            return
+        lang = private(interaction)
+        shown = {
+            "embed": puzzle_embed(posed, lang, own_bot=is_own_bot(here), hinted=True),
+            "view": columns_view(posed, "c", lang, hint=False),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if in_place:
+            await update(interaction, **shown)
+        else:
+            await answer(interaction, private=True, **shown)
 
     async def _retry(self, interaction: discord.Interaction, puzzle_id: int) -> None:
         """Try again: the answer becomes the puzzle again (only the first answer counts)."""
@@ -236,7 +262,7 @@ class PuzzleDesk(commands.Cog):
         await update(
             interaction,
             embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here), retry=True),
-            view=columns_view(posed, "c"),
+            view=columns_view(posed, "c", lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -293,7 +319,7 @@ class PuzzleDesk(commands.Cog):
         try:
             message = await channel.send(
                 embed=daily_embed(posed, *counts, lang),
-                view=columns_view(posed, "d"),
+                view=columns_view(posed, "d", lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:  # deleted, no access, Discord down: later

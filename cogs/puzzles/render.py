@@ -5,8 +5,8 @@ and on the leaderboard.
 Every button names its puzzle, so a puzzle keeps working after a restart:
 ``ttt-puzzle:<puzzle>:<what><number><how>``, ``what`` being ``c`` (a private puzzle's
 column, 1-based), ``d`` (the daily post's column), ``s`` (the solution at a step, ``how``
-the button that shows it), ``n`` (the next puzzle) or ``r`` (Try again, after a wrong
-answer).
+the button that shows it), ``n`` (the next puzzle), ``r`` (Try again, after a wrong
+answer) or ``h`` (the puzzle's one hint).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
 PUZZLE_CLICK = re.compile(
-    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnr])(?P<number>[0-9]{0,3})"
+    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnrh])(?P<number>[0-9]{0,3})"
     r"(?P<how>first|back|next|last|)"
 )
 RIGHT_COLOUR, WRONG_COLOUR = 0x57F287, 0xED4245
@@ -91,12 +91,19 @@ def _last(puzzle: PuzzleRecord) -> int | None:
 
 
 def puzzle_embed(
-    posed: Posed, lang: Language = ENGLISH, *, own_bot: bool = False, retry: bool = False
+    posed: Posed,
+    lang: Language = ENGLISH,
+    *,
+    own_bot: bool = False,
+    retry: bool = False,
+    hinted: bool = False,
 ) -> discord.Embed:
     """A private puzzle: what it asks, the board, where it came from."""
     puzzle = posed.puzzle
     lines = [_board(puzzle, posed.code, _last(puzzle)), "", source_text(puzzle, lang)]
-    if retry:
+    if hinted:
+        lines.append(hint_text(posed, lang))
+    elif retry:
         lines.append(lang.t("Try again: only your first answer counts."))
     elif posed.again:
         lines.append(
@@ -113,11 +120,29 @@ def puzzle_embed(
     return embed
 
 
-def columns_view(posed: Posed, what: str) -> BoardView:
+def columns_view(
+    posed: Posed, what: str, lang: Language = ENGLISH, *, hint: bool = True
+) -> BoardView:
     """A button per column (a full column's off): ``what`` ``c`` for a private puzzle,
-    ``d`` for the daily post."""
+    ``d`` for the daily post; and the puzzle's hint (once taken, no more)."""
     look = look_of(posed.puzzle.game)
-    return BoardView(look.component_rows(f"ttt-puzzle:{posed.puzzle.id}:{what}", posed.code, False))
+    rows = look.component_rows(f"ttt-puzzle:{posed.puzzle.id}:{what}", posed.code, False)
+    if hint:
+        button = _button(f"ttt-puzzle:{posed.puzzle.id}:h", lang.t("Hint"), "💡")
+        rows.append({"type": 1, "components": [button]})
+    return BoardView(rows)
+
+
+def hint_text(posed: Posed, lang: Language) -> str:
+    """The puzzle's one hint, drawn from its answer: a column the answer is next to."""
+    width = look_of(posed.puzzle.game).game.width
+    answer = posed.puzzle.answer
+    column = answer + 1 if answer + 1 < width else answer - 1
+    return lang.t(
+        "💡 Hint: look at column {column}'s neighbours. With a hint, this puzzle counts as "
+        "not solved.",
+        column=column + 1,
+    )
 
 
 def daily_embed(posed: Posed, solved: int, tried: int, lang: Language = ENGLISH) -> discord.Embed:

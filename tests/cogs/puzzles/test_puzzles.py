@@ -650,3 +650,25 @@ def test_a_long_wins_distance_is_not_claimed():
     assert said(("loss", 17)) == "column 3 loses with best play (a long win)."
     assert said(("win", 14)) == "column 3 wins in 8 moves."
     assert said(("win", 16)) == "column 3 wins with best play (a long win)."
+
+
+async def test_one_hint_per_puzzle_drawn_from_its_answer_counts_as_not_solved(world, db_path):
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    message = await posed(db_path, w.bob, w.channel)
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    assert record.answer == 0  # column 1: its neighbour, column 2, is the hint
+    hinted = await w.bob.click(message, custom_id=labelled(message, "Hint"))
+    shown = hinted.response.message
+    assert shown.id == message.id  # in place
+    text = shown.embeds[0].description
+    assert "💡 Hint: look at column 2's neighbours." in text and "counts as not solved" in text
+    assert "Hint" not in labels(shown)  # one per puzzle
+    right = await w.bob.click(shown, custom_id=column_button(shown, 1))
+    text = right.response.message.embeds[0].description
+    assert "✅ Right" in text and "Your puzzles: 0 solved, 1 tried" in text
+    with sqlite3.connect(db_path) as db:
+        records = db.execute(
+            "SELECT solved, tried FROM puzzle_records WHERE member_id = ?", (w.bob.id,)
+        )
+        assert records.fetchone() == (0, 1)
