@@ -47,6 +47,7 @@ from .errors import GameError
 from .game import BOARDS, Game
 from .memories import ServerMemories, known_in
 from .postmortem import PostMortemWorker
+from .puzzle_order import preferred
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ MIN_PUZZLES = 1  # none: what to do to get some is said instead
 # playing the solver's moves wins against the bot, 0.93 against a weak player and between
 # members): to say how many more games are needed, and what each kind gives
 WON_GIVE, MEMBERS_GIVE = 7, 9
+KEPT_LINES = 256  # wrong columns' lines kept in a process (Show me of a wrong answer)
 HINTED = -1  # the answer kept for a member who took the hint: not solved
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
 CATCH_UP = 200  # old games read at once when a server's are first gone through
@@ -156,6 +158,11 @@ class Solution:
     def played(self) -> int | None:
         return self.line[self.step - 1] if self.step else None
 
+    @property
+    def wrong(self) -> bool:
+        """Whether the line is a wrong column's, and why it does not work."""
+        return self.line[0] != self.posed.puzzle.answer
+
 
 def member_against_bot(puzzle: PuzzleRecord) -> bool:
     """Whether the puzzle is a member's position in a game against the bot: its columns'
@@ -191,6 +198,7 @@ class Puzzles:
         self.worker = worker
         self.clock = clock
         self._caught_up: set[tuple[int, str]] = set()  # servers whose old games are cut
+        self._lines: dict[tuple[int, int], tuple[int, ...]] = {}  # wrong columns' lines
         self._catching_up: dict[tuple[int, str], asyncio.Lock] = {}
 
     @property
@@ -344,28 +352,40 @@ class Puzzles:
         standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
         return Answered(posed, column, right, first, standing)
 
-    async def solution(self, place: int, member_id: int, puzzle_id: int, step: int) -> Solution:
+    async def solution(
+        self, place: int, member_id: int, puzzle_id: int, step: int, column: int | None = None
+    ) -> Solution:
         """The puzzle's solution at ``step`` (held to the line's length), for a member who
         answered it: worked out in the solver's worker the first time, then kept with the
-        puzzle."""
+        puzzle. With another ``column`` than the answer: why it does not work (that
+        column, then the fastest win against it), kept a while in this process."""
         posed = await self.posed(place, puzzle_id)
         asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
         if not asked.answered:
             raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
-        line = posed.puzzle.line
+        first = posed.puzzle.answer if column is None else column
+        if first not in posed.values:
+            raise GameError(NOT_A_COLUMN)
+        line = (
+            posed.puzzle.line
+            if first == posed.puzzle.answer
+            else self._lines.get((puzzle_id, first))
+        )
         if line is None:
             if not self.worker.available:
                 raise GameError(NO_SOLVER)
             try:
-                line = tuple(
-                    await self.worker.forced_line(
-                        posed.puzzle.game, posed.puzzle.moves, posed.puzzle.answer
-                    )
-                )
+                found = await self.worker.forced_line(posed.puzzle.game, posed.puzzle.moves, first)
             except Exception:
                 log.warning("could not play out puzzle %s", puzzle_id, exc_info=True)
                 raise GameError(SOLVER_BUSY) from None
-            await self.store.set_puzzle_line(puzzle_id, line)
+            line = tuple(found)
+            if first == posed.puzzle.answer:
+                await self.store.set_puzzle_line(puzzle_id, line)
+            else:
+                self._lines[(puzzle_id, first)] = line
+                while len(self._lines) > KEPT_LINES:
+                    self._lines.pop(next(iter(self._lines)))
         return Solution(posed, line, max(0, min(step, len(line))))
 
     # --- records ------------------------------------------------------------------
@@ -434,51 +454,6 @@ class Puzzles:
             return await self._choose(guild_id, SERVER, CLASSIC)
         except TooFewPuzzles:
             return None
-
-
-def gives_away(puzzle: PuzzleRecord, shown: PuzzleRecord) -> bool:
-    """Whether the board of ``shown`` gives ``puzzle``'s answer away: ``puzzle`` is an
-    earlier position of the same game, and the game went on with its answer."""
-    moves, seen = puzzle.moves, shown.moves
-    return (
-        len(moves) < len(seen)
-        and seen[: len(moves)] == moves
-        and seen[len(moves)] == (puzzle.answer)
-    )
-
-
-def preferred(candidates: Sequence[PuzzleRecord], last: PuzzleRecord | None) -> list[PuzzleRecord]:
-    """The order to pose ``candidates`` (best first) in, right after ``last``: never one
-    that ``last``'s board gives away; those of another game than ``last``'s first (a
-    game's puzzles spread apart); a game's puzzles together, its earliest position first
-    (a later board shows how the game went on)."""
-    allowed = [p for p in candidates if last is None or not gives_away(p, last)]
-    same = _same_game(last)
-    games: list[PuzzleRecord] = []  # the first puzzle seen of each game, best first
-    for puzzle in allowed:
-        if not any(_same_game(first)(puzzle) for first in games):
-            games.append(puzzle)
-
-    def rank(puzzle: PuzzleRecord) -> tuple[bool, int, int]:
-        game = next(n for n, first in enumerate(games) if _same_game(first)(puzzle))
-        return same(puzzle), game, len(puzzle.moves)
-
-    return sorted(allowed, key=rank)
-
-
-def _same_game(puzzle: PuzzleRecord | None) -> Callable[[PuzzleRecord], bool]:
-    """Whether a puzzle is of the same game as ``puzzle`` (a forgotten game's puzzles by
-    their moves: one is a start of the other)."""
-    if puzzle is None:
-        return lambda other: False
-
-    def same(other: PuzzleRecord) -> bool:
-        if puzzle.game_id is not None and other.game_id is not None:
-            return other.game_id == puzzle.game_id
-        short, long = sorted((puzzle.moves, other.moves), key=len)
-        return long[: len(short)] == short
-
-    return same
 
 
 def cut_game(

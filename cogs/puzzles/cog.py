@@ -160,6 +160,8 @@ class PuzzleDesk(commands.Cog):
             await self._answer(interaction, puzzle_id, int(number) - 1, daily=what == "d")
         elif what == "s" and number.isdigit():
             await self._show(interaction, puzzle_id, int(number))
+        elif what == "w" and len(number) >= 2 and number[0] != "0":  # column, then step
+            await self._show(interaction, puzzle_id, int(number[1:]), int(number[0]) - 1)
         elif what == "n" and not number:
             await self._next(interaction, puzzle_id)
         elif what == "r" and not number:
@@ -186,7 +188,12 @@ class PuzzleDesk(commands.Cog):
         shown = {
             "embed": answer_embed(answered, lang, solver=self.puzzles.solver),
             "view": answer_view(
-                puzzle_id, self.puzzles.solver, lang, answered.posed.puzzle, right=answered.right
+                puzzle_id,
+                self.puzzles.solver,
+                lang,
+                answered.posed.puzzle,
+                right=answered.right,
+                wrong=column,
             ),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
@@ -197,12 +204,18 @@ class PuzzleDesk(commands.Cog):
         else:
             await update(interaction, **shown)
 
-    async def _show(self, interaction: discord.Interaction, puzzle_id: int, step: int) -> None:
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        puzzle_id: int,
+        step: int,
+        column: int | None = None,
+    ) -> None:
         """Show me, and its ⏮ ◀ ▶ ⏭: the solution at a step (worked out in the solver's
         worker the first time)."""
         shown = await in_time(
             interaction,
-            self.puzzles.solution(place(interaction), interaction.user.id, puzzle_id, step),
+            self.puzzles.solution(place(interaction), interaction.user.id, puzzle_id, step, column),
         )
         if shown is not None:
             lang = private(interaction)

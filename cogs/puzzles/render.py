@@ -6,7 +6,8 @@ Every button names its puzzle, so a puzzle keeps working after a restart:
 ``ttt-puzzle:<puzzle>:<what><number><how>``, ``what`` being ``c`` (a private puzzle's
 column, 1-based), ``d`` (the daily post's column), ``s`` (the solution at a step, ``how``
 the button that shows it), ``n`` (the next puzzle), ``r`` (Try again, after a wrong
-answer) or ``h`` (the puzzle's one hint).
+answer), ``h`` (the puzzle's one hint) or ``w`` (why a wrong column does not work: the
+column, 1-based, then the step, as ``s``'s).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
 PUZZLE_CLICK = re.compile(
-    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnrh])(?P<number>[0-9]{0,3})"
+    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnrhw])(?P<number>[0-9]{0,3})"
     r"(?P<how>first|back|next|last|)"
 )
 RIGHT_COLOUR, WRONG_COLOUR = 0x57F287, 0xED4245
@@ -265,6 +266,7 @@ def answer_view(
     puzzle: PuzzleRecord | None = None,
     *,
     right: bool = True,
+    wrong: int | None = None,
 ) -> BoardView:
     """Try again (after a wrong answer), Show me (where the solver is installed), the game
     it came from (its replay, opened at the puzzle's move: after the right answer, which
@@ -272,6 +274,9 @@ def answer_view(
     buttons = []
     if not right:
         buttons.append(_button(f"ttt-puzzle:{puzzle_id}:r", lang.t("Try again"), "↩️"))
+    if solver and not right and wrong is not None:  # the column given, and its refutation
+        why = lang.t("Why not column {column}?", column=wrong + 1)
+        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:w{wrong + 1}1", why, "❓"))
     if solver:
         buttons.append(_button(f"ttt-puzzle:{puzzle_id}:s1", lang.t("Show me"), "🔎"))
     if right and puzzle is not None and puzzle.game_id is not None:
@@ -319,10 +324,11 @@ def solution_embed(shown: Solution, lang: Language = ENGLISH) -> discord.Embed:
             if winner
             else lang.t("A draw: the board is full.")
         )
+    asked = title_text(puzzle, lang).removeprefix("🧩 ")
     return discord.Embed(
-        title=lang.t(
-            "🔎 The solution: {asked}", asked=title_text(puzzle, lang).removeprefix("🧩 ")
-        ),
+        title=lang.t("❓ Why not {where}: {asked}", where=look.where(shown.line[0]), asked=asked)
+        if shown.wrong
+        else lang.t("🔎 The solution: {asked}", asked=asked),
         description="\n".join(lines),
         colour=NEUTRAL,
     )
@@ -330,7 +336,12 @@ def solution_embed(shown: Solution, lang: Language = ENGLISH) -> discord.Embed:
 
 def solution_view(shown: Solution, lang: Language = ENGLISH) -> BoardView:
     """⏮ ◀ ▶ ⏭ over the solution (those going nowhere are off), and Next puzzle."""
-    prefix = f"ttt-puzzle:{shown.posed.puzzle.id}:s"
+    puzzle_id = shown.posed.puzzle.id
+    prefix = (
+        f"ttt-puzzle:{puzzle_id}:w{shown.line[0] + 1}"
+        if shown.wrong
+        else (f"ttt-puzzle:{puzzle_id}:s")
+    )
     buttons = step_buttons(shown.step, len(shown.line), lambda step, how: f"{prefix}{step}{how}")
     buttons.append(_button(f"ttt-puzzle:{shown.posed.puzzle.id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])

@@ -141,7 +141,7 @@ def _record(puzzle_id: int, game_id: int | None, moves: list[int], answer: int):
 
 
 def test_a_games_puzzles_are_spread_apart_and_never_given_away_by_the_last():
-    from gameflow.puzzles import gives_away, preferred
+    from gameflow.puzzle_order import gives_away, preferred
 
     line = [3, 3, 2, 4, 2, 2, 1, 5, 6, 0]
     a1, a2, a3 = (_record(n, 1, line[:ply], line[ply]) for n, ply in ((1, 4), (2, 6), (3, 8)))

@@ -672,3 +672,43 @@ async def test_one_hint_per_puzzle_drawn_from_its_answer_counts_as_not_solved(wo
             "SELECT solved, tried FROM puzzle_records WHERE member_id = ?", (w.bob.id,)
         )
         assert records.fetchone() == (0, 1)
+
+
+async def test_why_not_the_wrong_column_plays_it_and_its_refutation(world, db_path):
+    """After a wrong column, its Show me: that column, then the fastest win against it
+    (the loser's slowest defence), each move checked by the tests' own solver."""
+    w = world
+    await beat_the_bot(w, w.alice, w.channel)
+    message = await posed(db_path, w.bob, w.channel)
+    record = await stored_puzzle(db_path, puzzle_id(message))
+    wrong = await w.bob.click(message, custom_id=column_button(message, 5))
+    assert "❌ Not this one" in wrong.response.message.embeds[0].description
+    why = await w.bob.click(
+        wrong.response.message, custom_id=labelled(wrong.response.message, "Why not column 5?")
+    )
+    shown = why.response.message
+    assert shown.embeds[0].title == "❓ Why not column 5: 🔴: find the only move that holds"
+    assert "**Move 1 of " in shown.embeds[0].description and "🔴 column 5" in (
+        shown.embeds[0].description
+    )
+    last = await w.bob.click(shown, custom_id=emoji_button(shown, "⏭️"))
+    text = last.response.message.embeds[0].description
+    assert "🟡 wins." in text  # the refutation, to the end
+    total = int(text.split("**Move ", 1)[1].split(" of ", 1)[1].split("**", 1)[0])
+    step = (
+        await w.bob.click(last.response.message, custom_id=emoji_button(last.response.message, "⏮️"))
+    ).response.message
+    assert "The puzzle, before the answer." in step.embeds[0].description
+    code = RULES.replay(list(record.moves))[-1]
+    for n in range(1, min(total, 5) + 1):  # the line's first moves: perfect play after it
+        step = (await w.bob.click(step, custom_id=emoji_button(step, "▶️"))).response.message
+        said = step.embeds[0].description
+        assert f"**Move {n} of {total}**" in said, said
+        column = int(said.split("column ", 1)[1].split()[0].rstrip(".")) - 1
+        if n == 1:
+            assert column == 4  # the member's own wrong column
+        else:
+            values = column_values(RULES.spell(code))
+            best = max(values, key=lambda c: _rank(values[c]))
+            assert _rank(values[column]) == _rank(values[best]), (n, column, values)
+        code = RULES.play(code, column)
