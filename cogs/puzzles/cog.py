@@ -264,6 +264,8 @@ class PuzzleDesk(commands.Cog):
             await update(interaction, **shown)
         else:
             await answer(interaction, private=True, **shown)
+            if message is not None:  # a hint counts as tried: the daily post's count
+                self._recount_later(interaction.guild_id, message)
 
     async def _retry(self, interaction: discord.Interaction, puzzle_id: int) -> None:
         """Try again: the answer becomes the puzzle again (only the first answer counts)."""

@@ -712,3 +712,17 @@ async def test_why_not_the_wrong_column_plays_it_and_its_refutation(world, db_pa
             best = max(values, key=lambda c: _rank(values[c]))
             assert _rank(values[column]) == _rank(values[best]), (n, column, values)
         code = RULES.play(code, column)
+
+
+async def test_a_hint_on_the_daily_post_comes_privately_and_counts_as_tried(world, db_path):
+    w = world
+    daily = await daily_set_up(w)
+    await w.env.advance_time(61)
+    (post,) = daily_posts(daily)
+    hinted = await w.bob.click(post, custom_id=labelled(post, "Hint"))
+    assert hinted.ephemeral and hinted.response.message.id != post.id
+    assert "💡 Hint: look at column 2's neighbours." in (
+        hinted.response.message.embeds[0].description
+    )
+    await w.env.advance_time(3)
+    assert message_by_id(daily, post.id).embeds[0].footer.text == "Solved by 0 of 1 who answered"
