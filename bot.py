@@ -32,10 +32,12 @@ from cogs.commands import Features, game_groups
 from cogs.pictures.process import Pictures
 from cogs.play.cog import Play
 from cogs.play.posts import BoardPosts
+from cogs.play.render import CELL_CLICK
 from cogs.puzzles.cog import PuzzleDesk
 from cogs.replays.cog import Replays
 from cogs.scores.cog import Scores
 from cogs.servers.cog import Servers
+from cogs.utils.items import Claims
 from cogs.utils.posting import PostingLimit
 from cogs.utils.replies import NOTHING_CHANGED, Refusal, past_deadline, refuse
 from cogs.utils.translator import CatalogTranslator
@@ -121,6 +123,9 @@ class LearningBot(commands.AutoShardedBot):
         self.service: GameService | None = None
         self.resumed = 0  # running games picked up at start
         self.pictures = Pictures(available=settings.pictures)  # the process that draws them
+        # the ids the bot answers: any other under its prefixes is refused privately
+        self.claims = Claims()
+        self.claims.add(CELL_CLICK)  # a board's cells, routed by the play feature itself
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         # The database first: a bad DATABASE_PATH is reported before, and without, Discord.
@@ -168,6 +173,13 @@ class LearningBot(commands.AutoShardedBot):
         await self.add_cog(Admin(self, self.service, boards))
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem]) -> None:
+        super().add_dynamic_items(*items)
+        self.claims.add(*(item.__discord_ui_compiled_template__ for item in items))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await self.claims.answer_unclaimed(interaction)
 
     async def on_ready(self) -> None:
         log.info(

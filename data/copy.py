@@ -46,7 +46,9 @@ TABLES: dict[str, str] = {
     " other_id, found, beat_bot, played_at, line",
     "puzzle_tries": "guild_id, member_id, puzzle_id, posed_at, answer, solved",
     "puzzle_records": "guild_id, game, member_id, solved, tried, streak, day, solved_at",
-    "daily_puzzles": "guild_id, channel_id, day, puzzle_id, message_id, solved, tried",
+    "daily_puzzles": (
+        "guild_id, channel_id, day, puzzle_id, message_id, solved, tried, claimed_at"
+    ),
     "puzzle_scans": "guild_id, game, scanned_to",
     "ratings": "guild_id, board, player_id, mu, sigma",
     "bot_ratings": "id, guild_id, game, at, mu, sigma, event, games",

@@ -711,6 +711,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     )""",
         "CREATE INDEX bot_ratings_by_time ON bot_ratings (guild_id, game, at)",
     ),
+    (
+        # when a day's daily post was claimed: a claim without its message, older than
+        # the time a post takes, was cut short (a kill, a failed send) and is resumed
+        "ALTER TABLE daily_puzzles ADD COLUMN claimed_at REAL NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

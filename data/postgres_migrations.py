@@ -538,6 +538,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " event TEXT NOT NULL CHECK (event IN ('game', 'reset', 'import')))",
         "CREATE INDEX bot_ratings_by_time ON bot_ratings (guild_id, game, at)",
     ),
+    (
+        # SQLite's version 13: when a day's daily post was claimed
+        "ALTER TABLE daily_puzzles ADD COLUMN claimed_at DOUBLE PRECISION NOT NULL DEFAULT 0",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

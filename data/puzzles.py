@@ -106,6 +106,16 @@ class DailyPuzzle:
     tried: int
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a member may do with a puzzle: whether it was posed to them, whether they
+    answered it, and whether the server posted it publicly (a daily post)."""
+
+    posed: bool = False
+    answered: bool = False
+    public: bool = False
+
+
 def _moves(text: str | None) -> tuple[int, ...] | None:
     return None if text is None else tuple(int(c) for c in text)
 
@@ -300,6 +310,32 @@ class PuzzleQueries:
             ]
         )
 
+    async def puzzle_asked(self, guild_id: int, member_id: int, puzzle_id: int) -> Asked:
+        """Whether ``member_id`` was posed the puzzle (and answered it), and whether the
+        server posted it publicly: who may answer it, or see it played out."""
+        rows = await self._fetch(
+            "SELECT member_id, answer FROM puzzle_tries WHERE puzzle_id = ? AND guild_id = ?"
+            " AND member_id IN (?, ?)",
+            (puzzle_id, guild_id, member_id, SERVER),
+        )
+        own = [answer for member, answer in rows if member == member_id]
+        return Asked(
+            posed=bool(own) and member_id != SERVER,
+            answered=bool(own) and own[0] is not None and member_id != SERVER,
+            public=any(member == SERVER for member, _ in rows),
+        )
+
+    async def last_posed(self, guild_id: int, game: str, member_id: int) -> PuzzleRecord | None:
+        """The puzzle last posed to ``member_id`` (the one a new one must not spoil)."""
+        rows = await self._fetch(
+            f"SELECT {', '.join('p.' + c.strip() for c in _COLUMNS.split(','))}"
+            " FROM puzzle_tries t JOIN puzzles p ON p.id = t.puzzle_id"
+            " WHERE t.guild_id = ? AND t.member_id = ? AND p.game = ?"
+            " ORDER BY t.posed_at DESC, t.puzzle_id DESC LIMIT 1",
+            (guild_id, member_id, game),
+        )
+        return _puzzle(rows[0]) if rows else None
+
     async def answer_puzzle(
         self, puzzle: PuzzleRecord, member_id: int, column: int, solved: bool, now: float
     ) -> bool:
@@ -414,16 +450,60 @@ class PuzzleQueries:
         )
         return [_daily(row) for row in rows]
 
-    async def claim_daily(self, guild_id: int, day: int, puzzle_id: int) -> bool:
+    async def claim_daily(self, guild_id: int, day: int, puzzle_id: int, now: float) -> bool:
         """Take ``day``'s post of a server, before it is posted: whoever claims it posts,
-        once (another process, or a restart, finds it taken). False if it was."""
+        once (another process, or a restart, finds it taken). False if it was. The puzzle
+        is noted as posed publicly in the same transaction (members may answer it)."""
+        try:
+            await self._write(
+                [
+                    (
+                        "UPDATE daily_puzzles SET day = ?, puzzle_id = ?, message_id = NULL,"
+                        " solved = 0, tried = 0, claimed_at = ? WHERE guild_id = ? AND day < ?"
+                        " AND channel_id IS NOT NULL RETURNING guild_id",
+                        (day, puzzle_id, now, guild_id, day),
+                    ),
+                    (
+                        "INSERT INTO puzzle_tries (guild_id, member_id, puzzle_id, posed_at)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (member_id, puzzle_id)"
+                        " DO UPDATE SET posed_at = excluded.posed_at",
+                        (guild_id, SERVER, puzzle_id, now),
+                    ),
+                ],
+                guarded=True,
+            )
+        except StaleGameError:
+            return False
+        return True
+
+    async def unsaved_dailies(
+        self, day: int, claimed_before: float, shards: Shards | None = None
+    ) -> list[DailyPuzzle]:
+        """The servers (of ``shards``) whose post of ``day`` was claimed before
+        ``claimed_before`` and has no message saved: cut short (a kill, a failed send)."""
+        owned, params = _owned(shards)
+        rows = await self._fetch(
+            "SELECT guild_id, channel_id, day, puzzle_id, message_id, solved, tried"
+            " FROM daily_puzzles WHERE channel_id IS NOT NULL AND day = ?"
+            f" AND message_id IS NULL AND puzzle_id IS NOT NULL AND claimed_at < ?{owned}"
+            " ORDER BY guild_id",
+            (day, claimed_before, *params),
+        )
+        return [_daily(row) for row in rows]
+
+    async def resume_daily(
+        self, guild_id: int, day: int, now: float, claimed_before: float
+    ) -> bool:
+        """Take over ``day``'s post of a server that was claimed before ``claimed_before``
+        and has no message saved: whoever takes it looks for the post, and posts it if it
+        is not there (another process finds it taken, until it is cut short again)."""
         rows = await self._write(
             [
                 (
-                    "UPDATE daily_puzzles SET day = ?, puzzle_id = ?, message_id = NULL,"
-                    " solved = 0, tried = 0 WHERE guild_id = ? AND day < ?"
-                    " AND channel_id IS NOT NULL RETURNING guild_id",
-                    (day, puzzle_id, guild_id, day),
+                    "UPDATE daily_puzzles SET claimed_at = ? WHERE guild_id = ? AND day = ?"
+                    " AND message_id IS NULL AND channel_id IS NOT NULL AND claimed_at < ?"
+                    " RETURNING guild_id",
+                    (now, guild_id, day, claimed_before),
                 )
             ]
         )

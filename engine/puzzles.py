@@ -101,6 +101,54 @@ def column_values(
     return values or None
 
 
+def replied_values(
+    game: Game,
+    code: int,
+    known: Callable[[int], tuple[str, int | None] | None],
+    draws: int = 0,
+) -> dict[int, Value] | None:
+    """Each legal column's value at ``code`` from the facts one reply further: the value
+    of every reply to each column (a member's position in a game against the bot, whose
+    widened post-mortem valued every column of each position one move of the member
+    away). A column loses if a reply wins (in the fastest such reply's plies, plus one),
+    wins if every reply loses (the slowest, plus one); ``draws`` names the columns proven
+    draws; ``None`` if a column is none of these (not proven)."""
+    values = {}
+    for column, child, _key in game.moves(code) or ():
+        if draws >> column & 1:
+            values[column] = (DRAW, None)
+            continue
+        replies = game.moves(child)
+        if replies is None:  # four in a row, or the board full
+            values[column] = (WIN, 0) if game.winner(child) else (DRAW, None)
+            continue
+        facts = [known(key) for _move, _child, key in replies]
+        if any(fact is not None and fact[1] is None for fact in facts):
+            return None  # a fact without its distance
+        wins = [fact[1] for fact in facts if fact is not None and fact[0] == WIN]
+        if wins:
+            values[column] = (LOSS, min(wins) + 1)
+        elif all(fact is not None for fact in facts):
+            values[column] = (WIN, max(fact[1] for fact in facts) + 1)
+        else:
+            return None
+    return values or None
+
+
+def _replied_draws(game: Game, code: int, known: Callable) -> int:
+    """The columns of ``code`` that draw, when every reply to each was valued (a reply
+    without a fact is a draw): no reply wins, and not every reply loses."""
+    draws = 0
+    for column, child, _key in game.moves(code) or ():
+        replies = game.moves(child)
+        if replies is None:
+            continue
+        facts = [known(key) for _move, _child, key in replies]
+        if None in facts and not any(fact is not None and fact[0] == WIN for fact in facts):
+            draws |= 1 << column
+    return draws
+
+
 def cuts_of_game(
     game: str | Game,
     moves: list[int],
@@ -108,25 +156,36 @@ def cuts_of_game(
     known: Callable[[int], tuple[str, int | None] | None],
     *,
     absent_is_draw: bool,
+    replied: Iterable[int] = (),
+    replied_absent_is_draw: bool | None = None,
 ) -> list[Cut]:
     """The puzzles in the positions ``studied`` (plies, 0-based) of a game: ``known`` gives
     each fact; with ``absent_is_draw`` (every column of those positions was valued by a
     post-mortem whose facts are all in ``known``), a column without a fact is a draw,
-    else the position must have a fact for every column."""
+    else the position must have a fact for every column. The positions ``replied`` are
+    valued from every reply to each column instead (:func:`replied_values`); a reply
+    without a fact there is a draw with ``replied_absent_is_draw`` (by default, as
+    ``absent_is_draw``)."""
     game = get_game(game)
     befores = [game.empty, *game.replay(moves)]
+    replied = set(replied)
     cuts = []
-    for ply in sorted(set(studied)):
+    for ply in sorted(set(studied) | replied):
         code = befores[ply]
         legal = game.moves(code)
         if not legal:
             continue
         draws = 0
-        if absent_is_draw:
-            for column, _child, key in legal:
-                if known(key) is None:
-                    draws |= 1 << column
-        values = column_values(game, code, known, draws)
+        if ply in replied:
+            if absent_is_draw if replied_absent_is_draw is None else replied_absent_is_draw:
+                draws = _replied_draws(game, code, known)
+            values = replied_values(game, code, known, draws)
+        else:
+            if absent_is_draw:
+                for column, _child, key in legal:
+                    if known(key) is None:
+                        draws |= 1 << column
+            values = column_values(game, code, known, draws)
         found = classify(values) if values else None
         if found is not None:
             cuts.append(Cut(ply, found[0], found[1], draws))
@@ -160,5 +219,6 @@ __all__ = [
     "column_values",
     "cuts_of_game",
     "forced_line",
+    "replied_values",
     "studied_plies",
 ]

@@ -33,13 +33,21 @@ from data.puzzles import (
     ReviewedGame,
 )
 from engine import Mark, Memory
-from engine.puzzles import Value, classify, column_values, cuts_of_game, studied_plies
+from engine.puzzles import (
+    Value,
+    classify,
+    column_values,
+    cuts_of_game,
+    replied_values,
+    studied_plies,
+)
 from i18n import N_
 
 from .errors import GameError
 from .game import BOARDS, Game
 from .memories import ServerMemories, known_in
 from .postmortem import PostMortemWorker
+from .puzzle_order import preferred
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +55,17 @@ log = logging.getLogger(__name__)
 PUZZLE_GAMES = tuple(game for game, board in BOARDS.items() if board.puzzles)
 CLASSIC = PUZZLE_GAMES[0]
 MIN_PUZZLES = 1  # none: what to do to get some is said instead
-# about one game in this many that the bot looks back at gives a puzzle (bench.bot
-# --only-puzzles counts 0.27 to 0.38 a game against the bot, 0.5 to 0.9 between members):
-# to say how many more lessons are needed
-GAMES_PER_PUZZLE = 3
+# puzzles that ten 7×6 games give (python -m bench.puzzles: 0.73 a game that a member
+# playing the solver's moves wins against the bot, 0.93 against a weak player and between
+# members): to say how many more games are needed, and what each kind gives
+WON_GIVE, MEMBERS_GIVE = 7, 9
+KEPT_LINES = 256  # wrong columns' lines kept in a process (Show me of a wrong answer)
+HINTED = -1  # the answer kept for a member who took the hint: not solved
 CANDIDATES = 8  # puzzles read at once when posing one (a reset may have voided some)
 CATCH_UP = 200  # old games read at once when a server's are first gone through
+# a daily post claimed this long ago without its message saved was cut short: longer than
+# a send takes, retries included
+DAILY_RESUME_SECONDS = 300.0
 
 ONLY_7X6 = N_(
     "Puzzles are cut from what I proved on the classic board, so they are 7×6 only: "
@@ -65,16 +78,19 @@ NO_SOLVER = N_(
     "I can't play the solution out here: the solver is not installed on this bot (its "
     "answer above is proven all the same)."
 )
+NOT_POSED = N_("That puzzle was not given to you: `/connect4 puzzle` gives you one of your own.")
+NOT_ANSWERED = N_("Give your answer first: Show me comes after it.")
 SOLVER_BUSY = N_("I couldn't work the solution out just now. Try Show me again in a minute.")
 
 
 class TooFewPuzzles(GameError):
-    """The server has fewer than :data:`MIN_PUZZLES` puzzles; ``lessons``: about how many
-    more games the bot must look back at."""
+    """The server has fewer than :data:`MIN_PUZZLES` puzzles; ``games``: about how many
+    more games the bot must look back at (games members win against it, the fewest
+    puzzles a game)."""
 
     def __init__(self, have: int) -> None:
         self.have = have
-        self.lessons = (MIN_PUZZLES - have) * GAMES_PER_PUZZLE
+        self.games = -(-(MIN_PUZZLES - have) * 10 // WON_GIVE)
         super().__init__(
             N_(
                 "I have {have} of the {need} puzzles I need here before I pose them.",
@@ -142,13 +158,26 @@ class Solution:
     def played(self) -> int | None:
         return self.line[self.step - 1] if self.step else None
 
+    @property
+    def wrong(self) -> bool:
+        """Whether the line is a wrong column's, and why it does not work."""
+        return self.line[0] != self.posed.puzzle.answer
+
+
+def member_against_bot(puzzle: PuzzleRecord) -> bool:
+    """Whether the puzzle is a member's position in a game against the bot: its columns'
+    values are read from the facts of every reply to each (the bot's, which its
+    post-mortem valued), not from facts of its own."""
+    return puzzle.player_id is not None and puzzle.other_id is None
+
 
 def proven(puzzle: PuzzleRecord, memory: Memory) -> dict[int, Value] | None:
     """Every column's value of a puzzle, as the memory proves it now (its draws from the
     puzzle); ``None`` if it no longer proves this puzzle (a reset forgot it)."""
     rules = memory.game
     code = rules.replay(puzzle.moves)[-1] if puzzle.moves else rules.empty
-    values = column_values(rules, code, known_in(memory), puzzle.draws)
+    value = replied_values if member_against_bot(puzzle) else column_values
+    values = value(rules, code, known_in(memory), puzzle.draws)
     if values is None or classify(values) != (puzzle.kind, puzzle.answer):
         return None
     return values
@@ -169,6 +198,7 @@ class Puzzles:
         self.worker = worker
         self.clock = clock
         self._caught_up: set[tuple[int, str]] = set()  # servers whose old games are cut
+        self._lines: dict[tuple[int, int], tuple[int, ...]] = {}  # wrong columns' lines
         self._catching_up: dict[tuple[int, str], asyncio.Lock] = {}
 
     @property
@@ -210,6 +240,7 @@ class Puzzles:
                     new += cut_game(
                         game, record.id, record.moves, _bot_of(record), _members_of(record),
                         record.result, record.updated_at, known_in(memory), absent_is_draw=whole,
+                        members_absent_is_draw=False,  # widened post-mortems only: exact facts
                     )  # fmt: skip
                     await asyncio.sleep(0)  # a game at a time: the loop is never held long
                 scanned = records[-1].id
@@ -218,39 +249,61 @@ class Puzzles:
 
     # --- posing and answering -----------------------------------------------------
     async def pose(self, place: int, member_id: int, game: str = CLASSIC) -> Posed:
-        """A puzzle for ``member_id`` in ``place``: one they have not met, the best first
-        (from games that beat the bot, then the freshest); once they have met every one,
-        the one they met longest ago. Raises :class:`TooFewPuzzles`."""
+        """A puzzle for ``member_id`` in ``place``, noted as posed to them: one they have
+        not met, the best first (from games that beat the bot, then the freshest); once
+        they have met every one, the one they met longest ago. Never one the puzzle they
+        were posed last gives away (see :func:`preferred`). Raises :class:`TooFewPuzzles`."""
+        posed = await self._choose(place, member_id, game)
+        await self.store.pose_puzzle(place, member_id, posed.puzzle.id, self.clock())
+        return posed
+
+    async def follow(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """Next puzzle, asked from ``puzzle_id``'s message: only by a member that puzzle
+        was posed to (or the server posted)."""
+        posed = await self._asked(place, member_id, puzzle_id)
+        return await self.pose(place, member_id, posed.puzzle.game)
+
+    async def _choose(self, place: int, member_id: int, game: str) -> Posed:
         check_board(game)
         await self.catch_up(place, game)
         count = await self.store.count_puzzles(place, game)
         if count < MIN_PUZZLES:
             raise TooFewPuzzles(count)
         memory = await self.memories.get(place, game)
-        for fresh in (True, False):
-            found = await self._first_proven(place, game, member_id, memory, fresh)
+        last = await self.store.last_posed(place, game, member_id)
+        # the last resort (no other puzzle left): one the last gives away
+        for fresh, after in ((True, last), (False, last), (True, None)):
+            found = await self._first_proven(place, game, member_id, memory, fresh, after)
             if found is not None:
                 puzzle, values = found
-                await self.store.pose_puzzle(place, member_id, puzzle.id, self.clock())
                 return Posed(puzzle, values, not fresh, count)
         raise TooFewPuzzles(await self.store.count_puzzles(place, game))
 
     async def _first_proven(
-        self, place: int, game: str, member_id: int, memory: Memory, fresh: bool
+        self,
+        place: int,
+        game: str,
+        member_id: int,
+        memory: Memory,
+        fresh: bool,
+        last: PuzzleRecord | None,
     ) -> tuple[PuzzleRecord, dict[int, Value]] | None:
         read = self.store.fresh_puzzles if fresh else self.store.seen_puzzles
+        limit = CANDIDATES
         while True:
-            candidates = await read(place, game, member_id, CANDIDATES)
+            candidates = await read(place, game, member_id, limit)
             voided = []
-            for puzzle in candidates:
+            for puzzle in preferred(candidates, last):  # proven one at a time: the first
                 values = proven(puzzle, memory)
                 if values is not None:
                     await self.store.drop_puzzles(voided)
                     return puzzle, values
                 voided.append(puzzle.id)
             await self.store.drop_puzzles(voided)
-            if len(candidates) < CANDIDATES:
+            if len(candidates) < limit:
                 return None
+            if not voided:  # every candidate is given away by the last: read further
+                limit *= 2
 
     async def posed(self, place: int, puzzle_id: int) -> Posed:
         """A puzzle named by a button, as its memory proves it now. Raises
@@ -265,10 +318,33 @@ class Puzzles:
             raise GameError(GONE)
         return Posed(puzzle, values, False, 0)
 
+    async def hint(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """The puzzle, with its one hint, for a member it was posed to (or the server
+        posted): a hint counts as the first answer, not solved."""
+        posed = await self._asked(place, member_id, puzzle_id)
+        await self.store.answer_puzzle(posed.puzzle, member_id, HINTED, False, self.clock())
+        return posed
+
+    async def retry(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """The puzzle again, for a member it was posed to (or the server posted) who
+        answered it: Try again (only the first answer counts)."""
+        posed = await self.posed(place, puzzle_id)
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not asked.answered:
+            raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
+        return posed
+
+    async def _asked(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        posed = await self.posed(place, puzzle_id)
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not (asked.posed or asked.public):
+            raise GameError(NOT_POSED)
+        return posed
+
     async def answer(self, place: int, member_id: int, puzzle_id: int, column: int) -> Answered:
         """A member's answer to a puzzle (``column`` 0-based). Only their first answer to a
         puzzle counts in the records."""
-        posed = await self.posed(place, puzzle_id)
+        posed = await self._asked(place, member_id, puzzle_id)
         if column not in posed.values:
             raise GameError(NOT_A_COLUMN)
         right = column == posed.puzzle.answer
@@ -276,24 +352,40 @@ class Puzzles:
         standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
         return Answered(posed, column, right, first, standing)
 
-    async def solution(self, place: int, puzzle_id: int, step: int) -> Solution:
-        """The puzzle's solution at ``step`` (held to the line's length): worked out in the
-        solver's worker the first time, then kept with the puzzle."""
+    async def solution(
+        self, place: int, member_id: int, puzzle_id: int, step: int, column: int | None = None
+    ) -> Solution:
+        """The puzzle's solution at ``step`` (held to the line's length), for a member who
+        answered it: worked out in the solver's worker the first time, then kept with the
+        puzzle. With another ``column`` than the answer: why it does not work (that
+        column, then the fastest win against it), kept a while in this process."""
         posed = await self.posed(place, puzzle_id)
-        line = posed.puzzle.line
+        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
+        if not asked.answered:
+            raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
+        first = posed.puzzle.answer if column is None else column
+        if first not in posed.values:
+            raise GameError(NOT_A_COLUMN)
+        line = (
+            posed.puzzle.line
+            if first == posed.puzzle.answer
+            else self._lines.get((puzzle_id, first))
+        )
         if line is None:
             if not self.worker.available:
                 raise GameError(NO_SOLVER)
             try:
-                line = tuple(
-                    await self.worker.forced_line(
-                        posed.puzzle.game, posed.puzzle.moves, posed.puzzle.answer
-                    )
-                )
+                found = await self.worker.forced_line(posed.puzzle.game, posed.puzzle.moves, first)
             except Exception:
                 log.warning("could not play out puzzle %s", puzzle_id, exc_info=True)
                 raise GameError(SOLVER_BUSY) from None
-            await self.store.set_puzzle_line(puzzle_id, line)
+            line = tuple(found)
+            if first == posed.puzzle.answer:
+                await self.store.set_puzzle_line(puzzle_id, line)
+            else:
+                self._lines[(puzzle_id, first)] = line
+                while len(self._lines) > KEPT_LINES:
+                    self._lines.pop(next(iter(self._lines)))
         return Solution(posed, line, max(0, min(step, len(line))))
 
     # --- records ------------------------------------------------------------------
@@ -331,10 +423,24 @@ class Puzzles:
         today = self.today()
         return today, await self.store.dailies_due(today, shards)
 
+    async def dailies_cut_short(self, shards: Shards | None) -> tuple[int, list[DailyPuzzle]]:
+        """Today, and the servers (of ``shards``) whose post of today was claimed over
+        :data:`DAILY_RESUME_SECONDS` ago and has no message saved: a kill or a failed send
+        cut it short, and it is resumed."""
+        today = self.today()
+        since = self.clock() - DAILY_RESUME_SECONDS
+        return today, await self.store.unsaved_dailies(today, since, shards)
+
+    async def resume_daily(self, guild_id: int, day: int) -> bool:
+        """Take over a post cut short (whoever takes it looks for it, and posts it if it
+        is not there). False if another process took it."""
+        now = self.clock()
+        return await self.store.resume_daily(guild_id, day, now, now - DAILY_RESUME_SECONDS)
+
     async def claim_daily(self, guild_id: int, day: int, posed: Posed) -> bool:
         """Take ``day``'s post of a server before it is posted: whoever claims it posts,
         once (another process, or a restart, finds it taken). False if it was."""
-        return await self.store.claim_daily(guild_id, day, posed.puzzle.id)
+        return await self.store.claim_daily(guild_id, day, posed.puzzle.id, self.clock())
 
     async def daily_posted(self, guild_id: int, day: int, message_id: int) -> None:
         """The message that holds ``day``'s post, so that its count can be kept."""
@@ -343,9 +449,9 @@ class Puzzles:
     async def daily_pick(self, guild_id: int) -> Posed | None:
         """The puzzle for a server's daily post: one never posted there (the server is
         member 0 of its own tries), else the one posted longest ago; ``None`` if the
-        server has too few."""
+        server has too few. Noted as posted only when claimed (:meth:`claim_daily`)."""
         try:
-            return await self.pose(guild_id, SERVER, CLASSIC)
+            return await self._choose(guild_id, SERVER, CLASSIC)
         except TooFewPuzzles:
             return None
 
@@ -361,14 +467,22 @@ def cut_game(
     known: Callable[[int], tuple[str, int | None] | None],
     *,
     absent_is_draw: bool,
+    members_absent_is_draw: bool | None = None,
 ) -> list[NewPuzzle]:
     """The puzzles of a game looked back at, as the store keeps them (``bot``: its mark in
-    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot)."""
+    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot).
+    In a game against the bot, the member's positions too, valued from the bot's replies
+    (its post-mortem valued every column of each position one move of the member away);
+    ``members_absent_is_draw``: whether a reply without a fact there is a draw (by
+    default as ``absent_is_draw``)."""
     rules = engine.get_game(kind)
     moves = list(moves)
+    studied = studied_plies(kind, moves, bot)
+    members = [ply for ply in range(len(moves)) if ply not in set(studied)] if studied else []
     cuts = cuts_of_game(
-        kind, moves, studied_plies(kind, moves, bot), known, absent_is_draw=absent_is_draw
-    )
+        kind, moves, studied, known, absent_is_draw=absent_is_draw,
+        replied=members if bot is not None else (), replied_absent_is_draw=members_absent_is_draw,
+    )  # fmt: skip
     codes = [rules.empty, *rules.replay(moves)] if cuts else []
     return [
         NewPuzzle(

@@ -34,6 +34,7 @@ from cogs.utils.places import place, place_name
 from cogs.utils.posting import PostingLimit, may_post
 from cogs.utils.replies import answer, in_time, private, public, refuse, update
 from cogs.utils.ticks import Ticks
+from data.puzzles import DAY
 from gameflow import GameError, GameService
 from gameflow.errors import StoreUnavailableError
 from gameflow.places import is_own_bot
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 DAILY_SECONDS = 60.0  # how often the servers whose daily puzzle is due are looked for
 COUNT_EDIT_SECONDS = 2.0  # answers to a daily post within this long make one edit of it
+DAILY_LOOK_BACK = 50  # a daily post cut short is looked for among this many last messages
 
 NOT_A_BUTTON = N_("That button is not one of mine. `/connect4 puzzle` gives you a puzzle.")
 OUTSIDE_SERVERS = N_(
@@ -120,14 +122,14 @@ class PuzzleDesk(commands.Cog):
             await answer(
                 interaction,
                 private=True,
-                content=too_few_text(posed.have, posed.lessons, is_own_bot(here), lang),
+                content=too_few_text(posed.have, posed.games, is_own_bot(here), lang),
             )
             return
         await answer(
             interaction,
             private=True,
             embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
-            view=columns_view(posed, "c"),
+            view=columns_view(posed, "c", lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -137,16 +139,35 @@ class PuzzleDesk(commands.Cog):
         except TooFewPuzzles as few:  # said in full, not as a refusal
             return few
 
+    async def _followed(self, here: int, member_id: int, puzzle_id: int):
+        try:
+            return await self.puzzles.follow(here, member_id, puzzle_id)
+        except TooFewPuzzles as few:
+            return few
+
     # --- buttons --------------------------------------------------------------------
     async def on_click(
         self, interaction: discord.Interaction, puzzle_id: int, what: str, number: str
     ) -> None:
-        if what in "cd" and number.isdigit() and int(number) >= 1:
+        """A puzzle's button. A private puzzle's own buttons (its columns, Show me, Next
+        puzzle) only ever edit a private message: on a public one (a modified client's
+        click) they are no button of mine, and a public message is never edited."""
+        message = interaction.message
+        own = what in "dh" or (message is not None and message.flags.ephemeral)
+        if not own:
+            await refuse(interaction, NOT_A_BUTTON)
+        elif what in "cd" and number.isdigit() and int(number) >= 1:
             await self._answer(interaction, puzzle_id, int(number) - 1, daily=what == "d")
         elif what == "s" and number.isdigit():
             await self._show(interaction, puzzle_id, int(number))
+        elif what == "w" and len(number) >= 2 and number[0] != "0":  # column, then step
+            await self._show(interaction, puzzle_id, int(number[1:]), int(number[0]) - 1)
         elif what == "n" and not number:
-            await self._next(interaction)
+            await self._next(interaction, puzzle_id)
+        elif what == "r" and not number:
+            await self._retry(interaction, puzzle_id)
+        elif what == "h" and not number:
+            await self._hint(interaction, puzzle_id)
         else:  # a forged id: no such button
             await refuse(interaction, NOT_A_BUTTON)
 
@@ -165,8 +186,15 @@ class PuzzleDesk(commands.Cog):
             return
         lang = private(interaction)
         shown = {
-            "embed": answer_embed(answered, lang),
-            "view": answer_view(puzzle_id, self.puzzles.solver, lang),
+            "embed": answer_embed(answered, lang, solver=self.puzzles.solver),
+            "view": answer_view(
+                puzzle_id,
+                self.puzzles.solver,
+                lang,
+                answered.posed.puzzle,
+                right=answered.right,
+                wrong=column,
+            ),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if daily:
@@ -176,11 +204,18 @@ class PuzzleDesk(commands.Cog):
         else:
             await update(interaction, **shown)
 
-    async def _show(self, interaction: discord.Interaction, puzzle_id: int, step: int) -> None:
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        puzzle_id: int,
+        step: int,
+        column: int | None = None,
+    ) -> None:
         """Show me, and its ⏮ ◀ ▶ ⏭: the solution at a step (worked out in the solver's
         worker the first time)."""
         shown = await in_time(
-            interaction, self.puzzles.solution(place(interaction), puzzle_id, step)
+            interaction,
+            self.puzzles.solution(place(interaction), interaction.user.id, puzzle_id, step, column),
         )
         if shown is not None:
             lang = private(interaction)
@@ -188,22 +223,61 @@ class PuzzleDesk(commands.Cog):
                 interaction, embed=solution_embed(shown, lang), view=solution_view(shown, lang)
             )
 
-    async def _next(self, interaction: discord.Interaction) -> None:
-        """Next puzzle: the message becomes another puzzle."""
+    async def _next(self, interaction: discord.Interaction, puzzle_id: int) -> None:
+        """Next puzzle: the message becomes another puzzle (asked from a puzzle posed to
+        the member, or posted for everyone)."""
         here = place(interaction)
-        posed = await in_time(interaction, self._posed(here, interaction.user.id))
+        posed = await in_time(interaction, self._followed(here, interaction.user.id, puzzle_id))
         if posed is None:
             return
         lang = private(interaction)
         if isinstance(posed, TooFewPuzzles):
-            await refuse(
-                interaction, too_few_text(posed.have, posed.lessons, is_own_bot(here), lang)
-            )
+            await refuse(interaction, too_few_text(posed.have, posed.games, is_own_bot(here), lang))
             return
         await update(
             interaction,
             embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here)),
-            view=columns_view(posed, "c"),
+            view=columns_view(posed, "c", lang),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _hint(self, interaction: discord.Interaction, puzzle_id: int) -> None:
+        """The puzzle's one hint (it counts as not solved): on a private puzzle, in place;
+        on the daily post, the puzzle with its hint in a private message of its own."""
+        message = interaction.message
+        in_place = message is not None and message.flags.ephemeral
+        here = place(interaction)
+        posed = await in_time(
+            interaction,
+            self.puzzles.hint(here, interaction.user.id, puzzle_id),
+            private=not in_place,
+        )
+        if posed is None:
+            return
+        lang = private(interaction)
+        shown = {
+            "embed": puzzle_embed(posed, lang, own_bot=is_own_bot(here), hinted=True),
+            "view": columns_view(posed, "c", lang, hint=False),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if in_place:
+            await update(interaction, **shown)
+        else:
+            await answer(interaction, private=True, **shown)
+            if message is not None:  # a hint counts as tried: the daily post's count
+                self._recount_later(interaction.guild_id, message)
+
+    async def _retry(self, interaction: discord.Interaction, puzzle_id: int) -> None:
+        """Try again: the answer becomes the puzzle again (only the first answer counts)."""
+        here = place(interaction)
+        posed = await in_time(interaction, self.puzzles.retry(here, interaction.user.id, puzzle_id))
+        if posed is None:
+            return
+        lang = private(interaction)
+        await update(
+            interaction,
+            embed=puzzle_embed(posed, lang, own_bot=is_own_bot(here), retry=True),
+            view=columns_view(posed, "c", lang),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -220,10 +294,13 @@ class PuzzleDesk(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def _post_dailies(self) -> None:
+        today, cut_short = await self.puzzles.dailies_cut_short(self.service.shards)
         today, due_now = await self.puzzles.dailies_due(self.service.shards)
-        for due in due_now:
+        for due, post in [(d, self._resume_daily) for d in cut_short] + [
+            (d, self._post_daily) for d in due_now
+        ]:
             try:
-                await self._post_daily(due, today)
+                await post(due, today)
             except StoreUnavailableError:
                 raise  # the whole round waits for the database (the ticks log it once)
             except Exception:  # one server's fault never holds up the servers after it
@@ -243,20 +320,73 @@ class PuzzleDesk(commands.Cog):
         if not await self.puzzles.claim_daily(due.guild_id, today, posed):
             self.posting.settle(due.channel_id, me, at, posted=False)
             return  # another process (or an earlier round) posted it
+        message = await self._send_daily(due, posed, guild, at)
+        if message is not None:
+            await self.puzzles.daily_posted(due.guild_id, today, message.id)
+
+    async def _send_daily(self, due, posed, guild: discord.Guild, at: float, counts=(0, 0)):
+        """Post a day's puzzle (already claimed, and counted against the posting limit at
+        ``at``); ``None`` if it could not be posted (a claim without its message is
+        resumed later: see :meth:`_resume_daily`)."""
         lang = language(guild.preferred_locale)
         channel = self.bot.get_partial_messageable(due.channel_id, guild_id=due.guild_id)
+        me = self.bot.user.id
         try:
             message = await channel.send(
-                embed=daily_embed(posed, 0, 0, lang),
-                view=columns_view(posed, "d"),
+                embed=daily_embed(posed, *counts, lang),
+                view=columns_view(posed, "d", lang),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-        except discord.HTTPException as error:  # deleted, or no access: tomorrow again
+        except discord.HTTPException as error:  # deleted, no access, Discord down: later
             self.posting.settle(due.channel_id, me, at, posted=False)
             log.warning("could not post the daily puzzle of server %s: %s", guild.id, error)
-            return
+            return None
         self.posting.settle(due.channel_id, me, at, posted=True)
-        await self.puzzles.daily_posted(due.guild_id, today, message.id)
+        return message
+
+    async def _resume_daily(self, due, today: int) -> None:
+        """A day's post claimed but cut short (the process killed before, during or after
+        the send, before its message was saved; or the send failed): the bot's post of
+        that day is looked for in the channel's recent messages (its buttons name the
+        puzzle) and adopted, with its count brought up to date; it is posted if it is not
+        there. If the channel's messages cannot be read, nothing is posted: never twice."""
+        guild = self.bot.get_guild(due.guild_id)
+        if guild is None or not await self.puzzles.resume_daily(due.guild_id, today):
+            return
+        posed = await self.puzzles.posed(due.guild_id, due.puzzle_id)
+        channel = self.bot.get_partial_messageable(due.channel_id, guild_id=due.guild_id)
+        try:
+            found = await self._find_daily(channel, due.puzzle_id, today)
+        except discord.HTTPException as error:
+            log.warning("could not look for the daily post of server %s: %s", guild.id, error)
+            return
+        if found is None:
+            me, at = self.bot.user.id, discord.utils.utcnow().timestamp()
+            if self.posting.wait(due.channel_id, me, at):
+                return  # the claim stays cut short: resumed again later
+            found = await self._send_daily(due, posed, guild, at, (due.solved, due.tried))
+            if found is None:
+                return
+        await self.puzzles.daily_posted(due.guild_id, today, found.id)
+        self._recount_later(due.guild_id, found)  # the answers given meanwhile
+
+    async def _find_daily(self, channel, puzzle_id: int, today: int) -> discord.Message | None:
+        """The bot's post of ``today`` in ``channel``'s recent messages: its buttons name
+        the puzzle (``ttt-puzzle:<puzzle>:d…``)."""
+        marker = f"ttt-puzzle:{puzzle_id}:d"
+        async for message in channel.history(limit=DAILY_LOOK_BACK):
+            if message.author.id != self.bot.user.id:
+                continue
+            if int(message.created_at.timestamp() // DAY) != today:
+                continue
+            ids = [
+                getattr(child, "custom_id", None) or ""
+                for row in message.components
+                for child in getattr(row, "children", ())
+            ]
+            if any(custom_id.startswith(marker) for custom_id in ids):
+                return message
+        return None
 
     def _recount_later(self, guild_id: int, message: discord.Message) -> None:
         """Bring a daily post's count up to date soon: answers that come together make one

@@ -5,7 +5,9 @@ and on the leaderboard.
 Every button names its puzzle, so a puzzle keeps working after a restart:
 ``ttt-puzzle:<puzzle>:<what><number><how>``, ``what`` being ``c`` (a private puzzle's
 column, 1-based), ``d`` (the daily post's column), ``s`` (the solution at a step, ``how``
-the button that shows it) or ``n`` (the next puzzle).
+the button that shows it), ``n`` (the next puzzle), ``r`` (Try again, after a wrong
+answer), ``h`` (the puzzle's one hint) or ``w`` (why a wrong column does not work: the
+column, 1-based, then the step, as ``s``'s).
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ from cogs.utils.render import NEUTRAL, step_buttons
 from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark
 from engine.puzzles import LOSS, WIN, Value
-from gameflow.puzzles import Answered, Posed, Solution
+from gameflow.puzzles import MEMBERS_GIVE, WON_GIVE, Answered, Posed, Solution
 from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
 PUZZLE_CLICK = re.compile(
-    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsn])(?P<number>[0-9]{0,3})"
+    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnrhw])(?P<number>[0-9]{0,3})"
     r"(?P<how>first|back|next|last|)"
 )
 RIGHT_COLOUR, WRONG_COLOUR = 0x57F287, 0xED4245
+SEEN_MOVES = 8  # past this many moves a win's distance is a claim: "a long win" instead
 # the message a daily post says under its board
 DAILY_ASK = N_("Pick a column: only you will see whether you were right.")
 
@@ -88,11 +91,22 @@ def _last(puzzle: PuzzleRecord) -> int | None:
     return puzzle.moves[-1] if puzzle.moves else None
 
 
-def puzzle_embed(posed: Posed, lang: Language = ENGLISH, *, own_bot: bool = False) -> discord.Embed:
+def puzzle_embed(
+    posed: Posed,
+    lang: Language = ENGLISH,
+    *,
+    own_bot: bool = False,
+    retry: bool = False,
+    hinted: bool = False,
+) -> discord.Embed:
     """A private puzzle: what it asks, the board, where it came from."""
     puzzle = posed.puzzle
     lines = [_board(puzzle, posed.code, _last(puzzle)), "", source_text(puzzle, lang)]
-    if posed.again:
+    if hinted:
+        lines.append(hint_text(posed, lang))
+    elif retry:
+        lines.append(lang.t("Try again: only your first answer counts."))
+    elif posed.again:
         lines.append(
             lang.t("You have met every puzzle here: this one again, and it does not count twice.")
         )
@@ -107,11 +121,29 @@ def puzzle_embed(posed: Posed, lang: Language = ENGLISH, *, own_bot: bool = Fals
     return embed
 
 
-def columns_view(posed: Posed, what: str) -> BoardView:
+def columns_view(
+    posed: Posed, what: str, lang: Language = ENGLISH, *, hint: bool = True
+) -> BoardView:
     """A button per column (a full column's off): ``what`` ``c`` for a private puzzle,
-    ``d`` for the daily post."""
+    ``d`` for the daily post; and the puzzle's hint (once taken, no more)."""
     look = look_of(posed.puzzle.game)
-    return BoardView(look.component_rows(f"ttt-puzzle:{posed.puzzle.id}:{what}", posed.code, False))
+    rows = look.component_rows(f"ttt-puzzle:{posed.puzzle.id}:{what}", posed.code, False)
+    if hint:
+        button = _button(f"ttt-puzzle:{posed.puzzle.id}:h", lang.t("Hint"), "💡")
+        rows.append({"type": 1, "components": [button]})
+    return BoardView(rows)
+
+
+def hint_text(posed: Posed, lang: Language) -> str:
+    """The puzzle's one hint, drawn from its answer: a column the answer is next to."""
+    width = look_of(posed.puzzle.game).game.width
+    answer = posed.puzzle.answer
+    column = answer + 1 if answer + 1 < width else answer - 1
+    return lang.t(
+        "💡 Hint: look at column {column}'s neighbours. With a hint, this puzzle counts as "
+        "not solved.",
+        column=column + 1,
+    )
 
 
 def daily_embed(posed: Posed, solved: int, tried: int, lang: Language = ENGLISH) -> discord.Embed:
@@ -159,6 +191,8 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     if outcome == WIN:
         if plies is None:
             return lang.t("{where} wins.", where=where)
+        if _your_moves(plies) > SEEN_MOVES:  # a claim nobody checks: Show me proves it
+            return lang.t("{where} wins with best play (a long win).", where=where)
         return lang.tn(
             "{where} wins in {count} move.",
             "{where} wins in {count} moves.",
@@ -168,6 +202,8 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     if outcome == LOSS:
         if plies is None:
             return lang.t("{where} loses.", where=where)
+        if _their_moves(plies) > SEEN_MOVES:
+            return lang.t("{where} loses with best play (a long win).", where=where)
         return lang.tn(
             "{where} loses: {mark} then forces a win in {count}.",
             "{where} loses: {mark} then forces a win in {count}.",
@@ -178,9 +214,12 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     return lang.t("{where} draws with best play.", where=where)
 
 
-def answer_embed(answered: Answered, lang: Language = ENGLISH) -> discord.Embed:
-    """An answer: right or not, why in one line, the answer if it was not, and the
-    member's puzzle record."""
+def answer_embed(
+    answered: Answered, lang: Language = ENGLISH, *, solver: bool = True
+) -> discord.Embed:
+    """An answer: right or not, why in one line, and the member's puzzle record. A wrong
+    one does not give the answer away: Try again, or Show me (without the solver, the
+    answer is said)."""
     posed = answered.posed
     puzzle = posed.puzzle
     mover = posed.mover
@@ -193,9 +232,12 @@ def answer_embed(answered: Answered, lang: Language = ENGLISH) -> discord.Embed:
         if puzzle.kind == "hold":
             verdict += " " + lang.t("Every other column loses.")
     else:
-        right = value_text(puzzle.answer, answered.solution, mover, puzzle.game, lang)
         verdict = lang.t("❌ Not this one: {why}", why=given)
-        verdict += "\n" + lang.t("The answer: {why}", why=right)
+        if solver:  # Try again before the answer is given away; Show me plays it out
+            verdict += "\n" + lang.t("Try again, or see the answer played out with Show me.")
+        else:
+            right = value_text(puzzle.answer, answered.solution, mover, puzzle.game, lang)
+            verdict += "\n" + lang.t("The answer: {why}", why=right)
     lines = [_board(puzzle, after, answered.column), "", verdict, "", source_text(puzzle, lang)]
     if not answered.first:
         lines.append(lang.t("You had answered this one before: only your first answer counts."))
@@ -217,11 +259,29 @@ def standing_text(standing: PuzzleStanding, lang: Language) -> str:
     return lang.t("Your puzzles: {figures}", figures=listed(parts, lang))
 
 
-def answer_view(puzzle_id: int, solver: bool, lang: Language) -> BoardView:
-    """Show me (where the solver is installed) and Next puzzle."""
+def answer_view(
+    puzzle_id: int,
+    solver: bool,
+    lang: Language,
+    puzzle: PuzzleRecord | None = None,
+    *,
+    right: bool = True,
+    wrong: int | None = None,
+) -> BoardView:
+    """Try again (after a wrong answer), Show me (where the solver is installed), the game
+    it came from (its replay, opened at the puzzle's move: after the right answer, which
+    the game may show) and Next puzzle."""
     buttons = []
+    if not right:
+        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:r", lang.t("Try again"), "↩️"))
+    if solver and not right and wrong is not None:  # the column given, and its refutation
+        why = lang.t("Why not column {column}?", column=wrong + 1)
+        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:w{wrong + 1}1", why, "❓"))
     if solver:
         buttons.append(_button(f"ttt-puzzle:{puzzle_id}:s1", lang.t("Show me"), "🔎"))
+    if right and puzzle is not None and puzzle.game_id is not None:
+        replay = f"ttt-replay:{puzzle.game_id}:{len(puzzle.moves)}:open"
+        buttons.append(_button(replay, lang.t("The game"), "🎞️"))
     buttons.append(_button(f"ttt-puzzle:{puzzle_id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])
 
@@ -264,10 +324,11 @@ def solution_embed(shown: Solution, lang: Language = ENGLISH) -> discord.Embed:
             if winner
             else lang.t("A draw: the board is full.")
         )
+    asked = title_text(puzzle, lang).removeprefix("🧩 ")
     return discord.Embed(
-        title=lang.t(
-            "🔎 The solution: {asked}", asked=title_text(puzzle, lang).removeprefix("🧩 ")
-        ),
+        title=lang.t("❓ Why not {where}: {asked}", where=look.where(shown.line[0]), asked=asked)
+        if shown.wrong
+        else lang.t("🔎 The solution: {asked}", asked=asked),
         description="\n".join(lines),
         colour=NEUTRAL,
     )
@@ -275,7 +336,12 @@ def solution_embed(shown: Solution, lang: Language = ENGLISH) -> discord.Embed:
 
 def solution_view(shown: Solution, lang: Language = ENGLISH) -> BoardView:
     """⏮ ◀ ▶ ⏭ over the solution (those going nowhere are off), and Next puzzle."""
-    prefix = f"ttt-puzzle:{shown.posed.puzzle.id}:s"
+    puzzle_id = shown.posed.puzzle.id
+    prefix = (
+        f"ttt-puzzle:{puzzle_id}:w{shown.line[0] + 1}"
+        if shown.wrong
+        else (f"ttt-puzzle:{puzzle_id}:s")
+    )
     buttons = step_buttons(shown.step, len(shown.line), lambda step, how: f"{prefix}{step}{how}")
     buttons.append(_button(f"ttt-puzzle:{shown.posed.puzzle.id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])
@@ -294,8 +360,9 @@ def daily_field(daily: DailyPuzzle | None, lang: Language) -> dict[str, str]:
     }
 
 
-def too_few_text(have: int, lessons: int, own_bot: bool, lang: Language) -> str:
-    """Why there is no puzzle yet, how many more lessons it takes, and how to give them."""
+def too_few_text(have: int, games: int, own_bot: bool, lang: Language) -> str:
+    """Why there is no puzzle yet, about how many more games it takes (and what a game
+    gives), and how to give them."""
     first = (
         lang.tn(
             "Your own bot has {count} puzzle so far: not enough to pose them yet.",
@@ -314,10 +381,16 @@ def too_few_text(have: int, lessons: int, own_bot: bool, lang: Language) -> str:
             first,
             lang.tn(
                 "I cut them from the 7×6 games I look back at, and need about {count} more "
-                "such lesson.",
+                "such game.",
                 "I cut them from the 7×6 games I look back at, and need about {count} more "
-                "such lessons.",
-                lessons,
+                "such games.",
+                games,
+            ),
+            lang.t(
+                "Ten games that strong players win against me give about {won} puzzles; ten "
+                "games between members, about {members}.",
+                won=WON_GIVE,
+                members=MEMBERS_GIVE,
             ),
             lang.t(
                 "Beat me or draw with me with `/connect4 play` (I look back at every 7×6 game "
@@ -337,24 +410,21 @@ def records_field(
     lang: Language,
 ) -> tuple[str, str]:
     """The puzzles' line in stats: the member's record and the server's."""
-    yours = listed(
-        [
-            lang.tn("{count} solved", "{count} solved", member.solved),
-            lang.tn("{count} tried", "{count} tried", member.tried),
-            lang.tn("🔥 {count} in a row", "🔥 {count} in a row", member.streak),
-        ],
-        lang,
-    )
+    yours = [
+        lang.tn("{count} solved", "{count} solved", member.solved),
+        lang.tn("{count} tried", "{count} tried", member.tried),
+    ]
+    if member.streak:  # no streak: nothing said of one
+        yours.append(lang.tn("🔥 {count} in a row", "🔥 {count} in a row", member.streak))
     days = server.current_days(today)
-    here = listed(
-        [
-            lang.tn("{count} puzzle", "{count} puzzles", count),
-            lang.tn("{count} solved", "{count} solved", server.solved),
-            lang.tn("{count} tried", "{count} tried", server.tried),
-            lang.tn("🔥 {count} day in a row", "🔥 {count} days in a row", days),
-        ],
-        lang,
-    )
+    here = [
+        lang.tn("{count} puzzle", "{count} puzzles", count),
+        lang.tn("{count} solved", "{count} solved", server.solved),
+        lang.tn("{count} tried", "{count} tried", server.tried),
+    ]
+    if days:
+        here.append(lang.tn("🔥 {count} day in a row", "🔥 {count} days in a row", days))
+    yours, here = listed(yours, lang), listed(here, lang)
     return (
         lang.t("🧩 Puzzles"),
         "\n".join(

@@ -28,7 +28,7 @@ from cogs.replays.render import (
     replay_view,
     result_text,
 )
-from cogs.utils.items import bound
+from cogs.utils.items import bound, menu_number
 from cogs.utils.places import place
 from cogs.utils.posting import PostingLimit, may_post
 from cogs.utils.replies import answer, in_time, post, private, public, refuse, update
@@ -210,10 +210,11 @@ class HistoryMenu(discord.ui.DynamicItem[discord.ui.Select], template=re.escape(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        if len(values) != 1 or not str(values[0]).isdigit():
+        game_id = menu_number(values[0]) if len(values) == 1 else None
+        if game_id is None:
             await refuse(interaction, NO_SUCH_GAME)
             return
-        await show_replay(self.replays.service, interaction, int(values[0]), 0, "open")
+        await show_replay(self.replays.service, interaction, game_id, 0, "open")
 
 
 class LessonsMenu(discord.ui.DynamicItem[discord.ui.Select], template=LESSONS_PICK.pattern):
@@ -233,11 +234,12 @@ class LessonsMenu(discord.ui.DynamicItem[discord.ui.Select], template=LESSONS_PI
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        if len(values) != 1 or not str(values[0]).isdigit():
+        step = menu_number(values[0], held=True) if len(values) == 1 else None
+        if step is None:
             await refuse(interaction, NO_SUCH_MOVE)
             return
         # a step past the game's end is held to it, as a button's is
-        await show_replay(self.replays.service, interaction, self.game_id, int(values[0]), "pick")
+        await show_replay(self.replays.service, interaction, self.game_id, step, "pick")
 
 
 ITEMS = (ReplayButton, HistoryMenu, LessonsMenu)

@@ -41,7 +41,7 @@ from tests.cogs.admin.test_training import train, until
 from tests.cogs.conftest import board_of, message_by_id
 from tests.cogs.play.test_connect4 import board_of as columns_of_board
 from tests.cogs.play.test_games import play_line
-from tests.cogs.puzzles.test_puzzles import beat_the_bot, posed, stored_puzzle
+from tests.cogs.puzzles.test_puzzles import beat_the_bot, posed, puzzle_id, stored_puzzle
 from tests.cogs.test_bad_input import forged_click
 
 QUESTION_SECONDS = 60  # a question's answers are in time until then
@@ -166,9 +166,9 @@ async def test_a_puzzles_column_show_me_steps_next_and_daily_ids(world, db_path,
     daily = w.guild.create_text_channel("puzzles")
     await w.admin.slash(w.channel, "ttt-admin settings", daily_puzzle=daily)
     message = await posed(db_path, w.bob, w.channel)
-    puzzle = newest(db_path, "puzzles")
+    puzzle = puzzle_id(message)  # the game's first: where I missed the hold
     record = await stored_puzzle(db_path, puzzle)
-    assert record.answer == 0
+    assert record.answer == 0 and record.player_id is None
     await w.env.restart_bot(new_bot())
     right = await w.bob.click(message, custom_id=f"ttt-puzzle:{puzzle}:c1")
     text = right.response.message.embeds[0].description
@@ -186,8 +186,8 @@ async def test_a_puzzles_column_show_me_steps_next_and_daily_ids(world, db_path,
         solution = (await w.bob.click(solution, custom_id=custom_id)).response.message
         assert says in solution.embeds[0].description, custom_id
     following = await w.bob.click(solution, custom_id=f"ttt-puzzle:{puzzle}:n")
-    # the server's only puzzle, posed again
-    assert "You have met every puzzle here" in following.response.embeds[0].description
+    # the game's other puzzle: the member's own winning move
+    assert "found the win here" in following.response.embeds[0].description
     await w.env.advance_time(61)  # the daily round
     (post,) = [m for m in daily.history() if m.embeds]
     answered = await w.alice.click(post, custom_id=f"ttt-puzzle:{puzzle}:d1")

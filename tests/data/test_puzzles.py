@@ -74,8 +74,11 @@ async def test_the_daily_post_is_claimed_once_a_day(store):  # noqa: F811
     assert await store.dailies_due(5) == []
     await store.set_daily_channel(GUILD, 77)
     assert [d.guild_id for d in await store.dailies_due(5)] == [GUILD]
-    assert await store.claim_daily(GUILD, 5, p.id)
-    assert not await store.claim_daily(GUILD, 5, p.id)  # a restart, another process
+    assert not (await store.puzzle_asked(GUILD, ALICE, p.id)).public
+    assert await store.claim_daily(GUILD, 5, p.id, 5 * DAY)
+    asked = await store.puzzle_asked(GUILD, ALICE, p.id)  # posted for everyone
+    assert asked.public and not asked.posed and not asked.answered
+    assert not await store.claim_daily(GUILD, 5, p.id, 5 * DAY)  # a restart, another process
     assert await store.dailies_due(5) == []
     await store.set_daily_message(GUILD, 5, 999)
     assert await store.answer_puzzle(p, ALICE, p.answer, True, 5 * DAY + 1)
@@ -87,10 +90,11 @@ async def test_the_daily_post_is_claimed_once_a_day(store):  # noqa: F811
         1,
         1,
     )
-    assert await store.claim_daily(GUILD, 6, p.id)  # the next day: a new post, counted anew
+    # the next day: a new post, counted anew
+    assert await store.claim_daily(GUILD, 6, p.id, 6 * DAY)
     assert (await store.daily_puzzle(GUILD)).tried == 0
     await store.set_daily_channel(GUILD, None)
-    assert await store.dailies_due(7) == [] and not await store.claim_daily(GUILD, 7, p.id)
+    assert await store.dailies_due(7) == [] and not await store.claim_daily(GUILD, 7, p.id, 7 * DAY)
 
 
 async def test_forget_me_and_a_servers_deletion_cover_the_puzzles(store):  # noqa: F811
@@ -110,3 +114,56 @@ async def test_forget_me_and_a_servers_deletion_cover_the_puzzles(store):  # noq
         rows = await store._fetch(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", (GUILD,))
         assert rows == [(0,)], table
     assert await store.count_puzzles(OTHER, CLASSIC) == 2
+
+
+async def test_a_daily_post_cut_short_is_resumed_by_one_process(store):  # noqa: F811
+    """A claim without its message (a kill, a failed send) is resumed once it is older than
+    a send takes; of two processes resuming it at once, one takes it."""
+    await store.add_puzzles(GUILD, CLASSIC, [puzzle(1)])
+    (p,) = await store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+    await store.set_daily_channel(GUILD, 77)
+    now = 5 * DAY + 100
+    assert await store.claim_daily(GUILD, 5, p.id, now)
+    assert await store.unsaved_dailies(5, now) == []  # claimed just now: still posting
+    (cut,) = await store.unsaved_dailies(5, now + 1)
+    assert (cut.guild_id, cut.day, cut.puzzle_id, cut.message_id) == (GUILD, 5, p.id, None)
+    assert not await store.resume_daily(GUILD, 5, now + 1, now)  # not older than that
+    taken = [await store.resume_daily(GUILD, 5, now + 400, now + 100) for _ in range(2)]
+    assert taken == [True, False]  # the second finds it taken (claimed again just now)
+    await store.set_daily_message(GUILD, 5, 999)
+    assert await store.unsaved_dailies(5, now + 10_000) == []
+    assert not await store.resume_daily(GUILD, 5, now + 10_000, now + 9_000)
+
+
+async def test_two_processes_racing_for_a_day_on_postgresql():
+    """Two processes (two stores on one PostgreSQL database) claim the same day at once,
+    then resume the same post cut short at once: each time exactly one wins."""
+    import asyncio
+
+    from data import Store
+    from tests.conftest import postgres_schema
+
+    async with postgres_schema() as (url, schema):
+        one = await Store.connect(url, schema=schema)
+        two = await Store.connect(url, schema=schema)
+        try:
+            await one.add_puzzles(GUILD, CLASSIC, [puzzle(1)])
+            (p,) = await one.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+            await one.set_daily_channel(GUILD, 77)
+            for day in range(5, 10):
+                claims = await asyncio.gather(
+                    one.claim_daily(GUILD, day, p.id, day * DAY),
+                    two.claim_daily(GUILD, day, p.id, day * DAY),
+                )
+                assert sorted(claims) == [False, True], claims
+                later = day * DAY + 400
+                resumes = await asyncio.gather(
+                    one.resume_daily(GUILD, day, later, later - 300),
+                    two.resume_daily(GUILD, day, later, later - 300),
+                )
+                assert sorted(resumes) == [False, True], resumes
+            asked = await two.puzzle_asked(GUILD, ALICE, p.id)
+            assert asked.public
+        finally:
+            await one.close()
+            await two.close()

@@ -50,3 +50,35 @@ def test_the_puzzles_of_a_game_and_their_solutions_are_what_the_oracle_finds():
             assert _rank(values[column]) == max(map(_rank, values.values())), (column, values)
             code = RULES.play(code, column)
         assert RULES.moves(code) is None
+
+
+def test_a_members_positions_are_valued_from_the_bots_replies_as_the_oracle_says():
+    """In a game against the bot, the member's positions are valued from the facts of
+    every reply to each column (the widened post-mortem's): each column's outcome and
+    distance as the tests' own solver finds them; every cut has one answer."""
+    from engine import Mark
+    from engine.puzzles import replied_values
+    from tests.cogs.puzzles.test_puzzles import AGAINST_THE_BOT
+
+    facts = post_mortem(RULES, AGAINST_THE_BOT, Mark.X)
+    known = {key: (outcome, plies) for key, outcome, plies in facts}.get
+    members = range(1, len(AGAINST_THE_BOT), 2)  # the bot went first
+    befores = [RULES.empty, *RULES.replay(AGAINST_THE_BOT)]
+    checked = 0
+    for ply in members[-6:]:  # the end game: the oracle is quick there
+        oracle = column_values(RULES.spell(befores[ply]))
+        draws = sum(1 << column for column, value in oracle.items() if value is None)
+        values = replied_values(RULES, befores[ply], known, draws)
+        assert values is not None, ply
+        assert {c: None if v[0] == "draw" else v for c, v in values.items()} == oracle, ply
+        checked += 1
+    assert checked == 6
+    studied = studied_plies(RULES, AGAINST_THE_BOT, Mark.X)
+    cuts = cuts_of_game(
+        RULES, AGAINST_THE_BOT, studied, known, absent_is_draw=True, replied=members
+    )
+    assert [cut.ply for cut in cuts if cut.ply % 2] == [31]
+    for cut in cuts:
+        oracle = column_values(RULES.spell(befores[cut.ply]))
+        wins = [c for c, v in oracle.items() if v is not None and v[0] == "win"]
+        assert wins == [cut.answer] if cut.kind == "win" else not wins

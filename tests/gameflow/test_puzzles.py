@@ -35,7 +35,14 @@ async def beaten(service) -> int:
 async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
     puzzles = service.puzzles
     game_id = await beaten(service)
-    (cut,) = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+    cuts = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+    (cut,) = [c for c in cuts if c.player_id is None]  # where I was to move
+    (won,) = [c for c in cuts if c.player_id is not None]  # where alice was
+    # alice's own position, a move later: one column wins, valued from my replies to
+    # each of her columns (the widened post-mortem valued every one)
+    assert (won.moves, won.kind, won.answer) == (tuple(AGAINST_THE_BOT[: MISSED + 1]), "win", 0)
+    assert won.player_id == ALICE and won.other_id is None and won.found and won.beat_bot
+    assert_one_answer(won)
     assert (cut.game_id, cut.kind, cut.answer, cut.moves) == (
         game_id,
         "hold",
@@ -47,6 +54,11 @@ async def test_a_post_mortem_gives_its_puzzle_as_it_is_stored(service):
     posed = await puzzles.pose(GUILD, BOB)
     assert posed.puzzle == cut and posed.values[0] == ("draw", None)
     assert all(outcome == "loss" for c, (outcome, _) in posed.values.items() if c != 0)
+    following = await puzzles.pose(GUILD, BOB)
+    assert following.puzzle == won  # every column's value as the tests' own solver says
+    code = RULES.replay(list(won.moves))[-1]
+    oracle = column_values(RULES.spell(code))
+    assert {c: v if v[0] != "draw" else None for c, v in following.values.items()} == oracle
 
 
 async def test_a_position_one_reply_away_is_proven_by_the_widened_post_mortem_but_no_puzzle(
@@ -65,10 +77,10 @@ async def test_a_position_one_reply_away_is_proven_by_the_widened_post_mortem_bu
     draws = sum(1 << column for column, value in proved.items() if value is None)
     assert classify(engine_values(RULES, code, fact, draws)) == ("win", 5)  # a puzzle's shape
     # but nobody reached it: the game's own positions are the only puzzles
-    (cut,) = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
-    assert cut.moves == tuple(AGAINST_THE_BOT[:MISSED])
+    cuts = await service.store.fresh_puzzles(GUILD, CLASSIC, 0, 10)
+    assert {c.moves for c in cuts} == {tuple(AGAINST_THE_BOT[:ply]) for ply in (MISSED, MISSED + 1)}
     await puzzles.pose(GUILD, BOB)  # going through the server's games adds none either
-    assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 2
 
 
 def before_puzzles(service) -> None:
@@ -98,11 +110,11 @@ async def test_games_looked_back_at_before_puzzles_are_cut_once_when_first_asked
 async def test_a_reset_memory_no_longer_proves_its_puzzles_so_they_go(service):
     puzzles = service.puzzles
     await beaten(service)
-    assert await service.store.count_puzzles(GUILD, CLASSIC) == 1
+    assert await service.store.count_puzzles(GUILD, CLASSIC) == 2  # mine, and alice's
     await service.reset_memory(GUILD, CLASSIC)
     with pytest.raises(TooFewPuzzles) as none:
         await puzzles.pose(GUILD, BOB)
-    assert none.value.have == 0 and none.value.lessons == 3
+    assert none.value.have == 0 and none.value.games == 2
     assert await service.store.count_puzzles(GUILD, CLASSIC) == 0
 
 
@@ -117,3 +129,28 @@ async def test_old_games_of_a_memory_once_imported_into_give_only_what_each_colu
     with pytest.raises(TooFewPuzzles):
         await service.puzzles.pose(GUILD, BOB)
     assert await service.store.puzzle_scan(GUILD, CLASSIC) > 0  # gone through, all the same
+
+
+def _record(puzzle_id: int, game_id: int | None, moves: list[int], answer: int):
+    from data.puzzles import PuzzleRecord
+
+    return PuzzleRecord(
+        puzzle_id, GUILD, CLASSIC, tuple(moves), "win", answer, 0, game_id, ALICE, BOB,
+        True, False, 0.0, None,
+    )  # fmt: skip
+
+
+def test_a_games_puzzles_are_spread_apart_and_never_given_away_by_the_last():
+    from gameflow.puzzle_order import gives_away, preferred
+
+    line = [3, 3, 2, 4, 2, 2, 1, 5, 6, 0]
+    a1, a2, a3 = (_record(n, 1, line[:ply], line[ply]) for n, ply in ((1, 4), (2, 6), (3, 8)))
+    b1, b2 = _record(4, 2, [0, 1], 3), _record(5, 2, [0, 1, 3, 3], 2)
+    best_first = [a3, a2, a1, b2, b1]  # the newest game's last position first
+    assert gives_away(a1, a3) and gives_away(a2, a3) and not gives_away(a3, a1)
+    assert preferred(best_first, None) == [a1, a2, a3, b1, b2]  # a game's earliest first
+    assert preferred(best_first, a1)[0] == b1  # then another game's
+    assert preferred([a3, a2], b1)[0] == a2
+    assert preferred([a2], a3) == []  # a3's board shows a2's answer
+    forgotten = _record(6, None, line[:6], line[6])  # its game deleted: known by its moves
+    assert preferred([forgotten, b2], a1)[0] == b2

@@ -103,6 +103,12 @@ async def test_a_forged_pick_is_answered_and_changes_nothing(world, simcord_bot)
     assert not_a_move.ephemeral and "That menu names no move" in not_a_move.response.content
     beyond = await forged_pick(w, w.alice, final, f"ttt-lessons:{game_id}", "99999999999999999999")
     assert "**Move " in beyond.response.embeds[0].description  # held to the last, as a button
+    # past what int() reads (Python reads at most 4,300 digits), and a digit int() refuses
+    absurd = await forged_pick(w, w.alice, final, f"ttt-lessons:{game_id}", "9" * 5000)
+    assert "**Move " in absurd.response.embeds[0].description
+    for value in ("²", "٣", "1²"):
+        odd = await forged_pick(w, w.alice, final, f"ttt-lessons:{game_id}", value)
+        assert odd.ephemeral and "That menu names no move" in odd.response.content, value
     gone = await forged_pick(w, w.alice, final, f"ttt-lessons:{2**63}", "1")
     assert gone.ephemeral and "That game is gone" in gone.response.content
     assert message_by_id(w.channel, final.id).embeds[0].to_dict() == final.embeds[0].to_dict()

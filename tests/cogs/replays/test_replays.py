@@ -182,6 +182,10 @@ async def test_history_lists_the_games_and_its_menu_opens_a_replay(world):
     data = {"custom_id": "ttt-history", "component_type": 3, "values": ["not-a-game"]}
     forged = await simcord_actors._component_interaction(w.bob, stored_menu, data)
     assert forged.ephemeral and "That menu names no game" in forged.response.content
+    for value in ("²", "9" * 5000, str(2**63), "-1"):  # str.isdigit() takes the first two
+        data = {"custom_id": "ttt-history", "component_type": 3, "values": [value]}
+        forged = await simcord_actors._component_interaction(w.bob, stored_menu, data)
+        assert forged.ephemeral and "That menu names no game" in forged.response.content
 
 
 async def test_forget_me_takes_the_games_out_of_history_and_their_replays_say_gone(world):
