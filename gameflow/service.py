@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import engine
 from data import ChannelBusyError, Shards, Store
-from engine import Board, Mark, Memory
+from engine import Board, BoardModel, Mark, Memory
 from i18n import N_
 
 from .brain import Brain, BrainFigures
@@ -157,7 +157,10 @@ class GameService(GameEndings, ServiceFacade):
         with self.running.one_request(channel_id):
             memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
-            moves = (self._bot_move(memory, Board(game=game), level),) if bot_first else ()
+            model = await self._model(guild_id, game, level) if bot_first else None
+            memory = await self.memory(guild_id, game)  # as it is now
+            suggestion = engine.suggestion(memory, Board(game=game), model)
+            moves = (self._bot_move(memory, Board(game=game), level, model),) if bot_first else ()
             try:
                 async with self.running.storing(channel_id):
                     record = await self.store.start_game(
@@ -175,6 +178,8 @@ class GameService(GameEndings, ServiceFacade):
                     self.running.busy_channel_text(self.running.adopt(busy.game), player_id)
                 ) from None
             game = self.running.adopt(record)
+            if moves and suggestion is not None and suggestion.column == moves[0]:
+                game = self.running.keep(replace(game, suggested=((0, suggestion),)))
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     async def play(
@@ -265,9 +270,17 @@ class GameService(GameEndings, ServiceFacade):
             board.push(cell - 1)
             bot_cell = None
             memory = await self.memory(game.guild_id, game.kind)
+            suggested = game.suggested
             if game.vs_bot and not board.is_game_over():
-                bot_cell = self._bot_move(memory, board, game.level)
+                model = await self._model(game.guild_id, game.kind, game.level)
+                memory = await self.memory(game.guild_id, game.kind)  # as it is now
+                suggestion = engine.suggestion(memory, board, model)
+                bot_cell = self._bot_move(memory, board, game.level, model)
+                if suggestion is not None and suggestion.column == bot_cell:
+                    suggested = (*suggested, (len(board.moves), suggestion))
                 board.push(bot_cell)
+            if suggested is not game.suggested:
+                game = replace(game, suggested=suggested)
             if not board.is_game_over():
                 moves, now = board.moves, self.clock()
                 async with self.running.storing(channel_id):
@@ -275,7 +288,10 @@ class GameService(GameEndings, ServiceFacade):
                 # from the game as it is now: a board message may have been attached meanwhile
                 played = self.running.keep(
                     replace(
-                        self.running.running_game(channel_id) or game, moves=moves, updated_at=now
+                        self.running.running_game(channel_id) or game,
+                        moves=moves,
+                        updated_at=now,
+                        suggested=game.suggested,
                     )
                 )
                 return Turn(played, bot_cell, (), len(memory))
@@ -368,8 +384,17 @@ class GameService(GameEndings, ServiceFacade):
         return expired
 
     # --- internals ----------------------------------------------------------------
-    def _bot_move(self, memory: Memory, board: Board, level: str) -> int:
+    async def _model(self, guild_id: int, game: str, level: str) -> BoardModel | None:
+        """The board model that orders the bot's open columns: on the classic board, at
+        the learning level only (the easier levels play as before)."""
+        if level != "learning":
+            return None
+        return await self.memories.model(guild_id, game)
+
+    def _bot_move(
+        self, memory: Memory, board: Board, level: str, model: BoardModel | None = None
+    ) -> int:
         """The bot's move: its choice, or at an easier level now and then a random one."""
         if self.dice.random() < LEVELS[level]:
             return self.dice.choice(board.legal_moves)
-        return engine.choose_move(memory, board)
+        return engine.choose_move(memory, board, model=model)
