@@ -170,7 +170,7 @@ def suggestion(
     moves = game.moves(code)
     if moves is None:
         return None
-    known, plies = memory.known, memory.plies
+    known = memory.known
     take, block, gifts = game.lookahead(code)
     if take is not None or block is not None:
         return None
@@ -179,15 +179,15 @@ def suggestion(
     open_ = [m for m in moves if not known(m[2]) and not gifts >> m[0] & 1]
     if len(open_) < 2:
         return None
-    best = ranked(game, model, code, open_)
-    first = game._boards(code)[2] % 2 == 0  # the player to move moved first
-    chances = []
-    for move in best:
-        child_xs, child_stones, _ = game._boards(move[1])
-        mine = child_xs if first else child_stones ^ child_xs
-        chances.append((move[0], probability(model.score(mine, child_stones ^ mine, first))))
-    column = choose_classic(game, known, plies, code, model=model)[0]
-    return Suggestion(column, tuple(chances), model.trained_on, open_[0][0])
+    columns = [move[0] for move in open_]
+    gains = model_gains(game, model, code, columns)
+    # the position's score with the player to move as the mover: each column adds its gain
+    xs, stones, count = game._boards(code)
+    mine = stones ^ xs if count % 2 else xs
+    base = model.score(mine, stones ^ mine, count % 2 == 0)
+    order = sorted(range(len(columns)), key=lambda i: -gains[i])  # ties: centre first
+    chances = tuple((columns[i], probability(base + gains[i])) for i in order)
+    return Suggestion(chances[0][0], chances, model.trained_on, columns[0])
 
 
 def _code(memory: Memory, position: str | Board) -> int:

@@ -157,10 +157,12 @@ class GameService(GameEndings, ServiceFacade):
         with self.running.one_request(channel_id):
             memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
-            model = await self._model(guild_id, game, level) if bot_first else None
-            memory = await self.memory(guild_id, game)  # as it is now
-            suggestion = engine.suggestion(memory, Board(game=game), model)
-            moves = (self._bot_move(memory, Board(game=game), level, model),) if bot_first else ()
+            moves, suggestion = (), None
+            if bot_first:
+                model = await self._model(guild_id, game, level)
+                memory = await self.memory(guild_id, game)  # as it is now
+                bot_cell, suggestion = self._bot_move(memory, Board(game=game), level, model)
+                moves = (bot_cell,)
             try:
                 async with self.running.storing(channel_id):
                     record = await self.store.start_game(
@@ -178,7 +180,7 @@ class GameService(GameEndings, ServiceFacade):
                     self.running.busy_channel_text(self.running.adopt(busy.game), player_id)
                 ) from None
             game = self.running.adopt(record)
-            if moves and suggestion is not None and suggestion.column == moves[0]:
+            if suggestion is not None:
                 game = self.running.keep(replace(game, suggested=((0, suggestion),)))
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
@@ -274,9 +276,8 @@ class GameService(GameEndings, ServiceFacade):
             if game.vs_bot and not board.is_game_over():
                 model = await self._model(game.guild_id, game.kind, game.level)
                 memory = await self.memory(game.guild_id, game.kind)  # as it is now
-                suggestion = engine.suggestion(memory, board, model)
-                bot_cell = self._bot_move(memory, board, game.level, model)
-                if suggestion is not None and suggestion.column == bot_cell:
+                bot_cell, suggestion = self._bot_move(memory, board, game.level, model)
+                if suggestion is not None:
                     suggested = (*suggested, (len(board.moves), suggestion))
                 board.push(bot_cell)
             if suggested is not game.suggested:
@@ -393,8 +394,12 @@ class GameService(GameEndings, ServiceFacade):
 
     def _bot_move(
         self, memory: Memory, board: Board, level: str, model: BoardModel | None = None
-    ) -> int:
-        """The bot's move: its choice, or at an easier level now and then a random one."""
+    ) -> tuple[int, engine.Suggestion | None]:
+        """The bot's move: its choice, or at an easier level now and then a random one;
+        with where its board model chose it (``model``: the learning level's, on 7x6)."""
         if self.dice.random() < LEVELS[level]:
-            return self.dice.choice(board.legal_moves)
-        return engine.choose_move(memory, board, model=model)
+            return self.dice.choice(board.legal_moves), None
+        suggestion = engine.suggestion(memory, board, model)
+        if suggestion is not None:  # the model ranked the open columns: its first
+            return suggestion.column, suggestion
+        return engine.choose_move(memory, board), None
