@@ -23,7 +23,7 @@ side and none of the other), never trained; and ``"blend"``, that evaluation as 
 starting point that the lessons then correct.
 
 Prediction is plain Python on bitboards (tens of microseconds a move); fitting uses
-numpy, imported when a model is first fitted.
+numpy (about 10 MB of RSS once per process, imported with the engine).
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ import random
 from array import array
 from collections.abc import Iterable, Sequence
 from math import exp
+
+# imported with the engine, before any event loop runs: numpy's import holds the GIL about
+# 40 ms, which in a thread beside a running loop stalls it (python -m bench.loop --model)
+import numpy
 
 WIDTH, HEIGHT, BITS = 7, 6, 7  # the classic board, as engine.connect4 lays out its bits
 SEED = 43  # every fit's dice: one memory, one model
@@ -197,12 +201,14 @@ class BoardModel:
         kind: str = "learned",
         keys=None,
         values=None,
-        epochs: int = 5,
+        epochs: int | None = None,
         seed: int = SEED,
     ) -> BoardModel:
         """A model fitted from scratch on proven facts, ``(key, value)`` (value 1 a win for
         the mover, 2 a loss: :meth:`engine.Memory.items`), or on ``keys`` and ``values``
-        as arrays. Deterministic: the same facts in the same order give the same weights."""
+        as arrays, ``epochs`` times over them (by default 5, fewer past 80,000 facts: about
+        400,000 steps in all, at least one pass). Deterministic: the same facts in the same
+        order give the same weights."""
         model = cls(kind)
         if kind == "fixed":
             return model
@@ -212,6 +218,8 @@ class BoardModel:
             keys = np.fromiter((k for k, _v in pairs), dtype=np.uint64, count=len(pairs))
             values = np.fromiter((v for _k, v in pairs), dtype=np.uint8, count=len(pairs))
         keys, values = np.asarray(keys, dtype=np.uint64), np.asarray(values)
+        if epochs is None:
+            epochs = max(1, min(EPOCHS, round(STEPS / max(1, len(keys)))))
         if len(keys):
             rng = np.random.default_rng(seed)
             weights = np.frombuffer(model.weights, dtype=np.float64).copy()
@@ -241,43 +249,63 @@ class BoardModel:
 
 
 RATE = 0.1
+EPOCHS, STEPS = 5, 400_000  # a fit from scratch: passes over the facts, at most
 REFIT_PASSES = 3
 BATCH = 256
 L2 = 1e-6
-CHUNK = 16_384  # positions decoded at once: a few ms of numpy each
+CHUNK = 4_096  # positions decoded at once: each numpy step is short (the GIL's turns)
 
 
 def _numpy():
-    import numpy
-
     return numpy
 
 
 def features(np, keys):
     """Each key's 69 window contents as indexes into the weights (``n × 70``: the windows,
     then the bias of its mover's side), from canonical 49-bit codes
-    (:meth:`engine.connect4.ConnectFour.key`)."""
+    (:meth:`engine.connect4.ConnectFour.key`): each column's 7 bits read through a table,
+    then every window's content at once, as a product with a matrix of place values."""
+    tables = _decoding(np)
     keys = np.asarray(keys, dtype=np.uint64)
     n = len(keys)
-    cells = np.zeros((n, WIDTH * BITS), dtype=np.int64)
+    cells = np.empty((n, WIDTH * HEIGHT), dtype=np.uint8)  # 0 empty, 1 first player, 2 second
     count = np.zeros(n, dtype=np.int64)
-    xs = np.zeros((n, WIDTH * BITS), dtype=bool)
-    occupied = np.zeros((n, WIDTH * BITS), dtype=bool)
     for c in range(WIDTH):
-        field = (keys >> np.uint64(c * BITS)) & np.uint64(127)
-        for r in range(HEIGHT):
-            here = field >= np.uint64(2 << r)
-            occupied[:, c * BITS + r] = here
-            xs[:, c * BITS + r] = here & ((field >> np.uint64(r)) & np.uint64(1)).astype(bool)
-            count += here
-    x_moved = (count % 2 == 1)[:, None]
-    mover = np.where(x_moved, xs, occupied & ~xs)
-    cells = np.where(mover, 1, np.where(occupied, 2, 0))
+        field = ((keys >> np.uint64(c * BITS)) & np.uint64(127)).astype(np.intp)
+        cells[:, c * HEIGHT : (c + 1) * HEIGHT] = tables["cells"][field]
+        count += tables["heights"][field]
+    first = count % 2 == 1  # the first player made the last move
+    cells[~first] = tables["swap"][cells[~first]]  # as the mover's (1) and the other's (2)
     index = np.empty((n, len(WINDOWS) + 1), dtype=np.int64)
-    for w, bits in enumerate(WINDOWS):
-        index[:, w] = CLASSES[w] * 81 + sum(POW3[i] * cells[:, bit] for i, bit in enumerate(bits))
-    index[:, -1] = np.where(x_moved[:, 0], BIAS, BIAS + 1)
-    return index, x_moved[:, 0]
+    index[:, :-1] = np.rint(cells.astype(np.float32) @ tables["places"]).astype(np.int64)
+    index[:, :-1] += tables["offsets"]
+    index[:, -1] = np.where(first, BIAS, BIAS + 1)
+    return index, first
+
+
+_DECODING: dict = {}
+
+
+def _decoding(np) -> dict:
+    """The tables of :func:`features`, made once."""
+    if not _DECODING:
+        cells = np.zeros((128, HEIGHT), dtype=np.uint8)
+        heights = np.zeros(128, dtype=np.int64)
+        for field in range(1, 128):
+            height = field.bit_length() - 1
+            if height > HEIGHT:
+                continue
+            heights[field] = height
+            for r in range(height):
+                cells[field, r] = 1 if field >> r & 1 else 2
+        places = np.zeros((WIDTH * HEIGHT, len(WINDOWS)), dtype=np.float32)
+        for w, bits in enumerate(WINDOWS):
+            for i, bit in enumerate(bits):
+                places[bit // BITS * HEIGHT + bit % BITS, w] = POW3[i]
+        offsets = np.array([k * 81 for k in CLASSES], dtype=np.int64)
+        swap = np.array([0, 2, 1], dtype=np.uint8)
+        _DECODING.update(cells=cells, heights=heights, places=places, offsets=offsets, swap=swap)
+    return _DECODING
 
 
 def _sgd(np, weights, keys, wins, rng, passes: int, rate: float) -> None:

@@ -144,25 +144,28 @@ def choose_code(memory: Memory, code: int, model: BoardModel | None = None) -> i
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """Where a board model chose the bot's column (the classic board): the columns the
-    facts and the one-move rules left open, best first by the model, each with the
-    model's estimate that the move wins (0..1: an ordering, never a fact), and how many
-    proven positions it learned from. ``column`` is the first of them, the one played;
-    ``centre`` the one the bot would have played without the model (the first of them
-    from the centre out). Columns are 0-based."""
+    """Where a board model chose the bot's column (the classic board): ``ranking``, the
+    columns the facts and the one-move rules left open, best first by the model;
+    ``chances``, when asked for, the model's estimate (0..1) that each of them wins, in
+    the same order (an ordering learned from proven facts, never a fact); ``trained_on``,
+    how many proven positions it learned from. ``column`` is the first of the ranking,
+    the one played; ``centre`` the one the bot would have played without the model (the
+    first of them from the centre out). Columns are 0-based."""
 
     column: int
-    ranking: tuple[tuple[int, float], ...]
+    ranking: tuple[int, ...]
     trained_on: int
     centre: int
+    chances: tuple[float, ...] | None = None
 
 
 def suggestion(
-    memory: Memory, position: str | Board, model: BoardModel | None
+    memory: Memory, position: str | Board, model: BoardModel | None, *, chances: bool = False
 ) -> Suggestion | None:
     """The model's part in the bot's move in ``position``: a :class:`Suggestion` when the
     model chose among two open columns or more, else ``None`` (a fact or a rule decided,
-    one column was left open, no model, or another board)."""
+    one column was left open, no model, or another board). ``chances``: with the model's
+    estimates too (one more score of the position: for people, not for the move)."""
     game = memory.game
     if model is None or not game.classic:
         return None
@@ -181,13 +184,15 @@ def suggestion(
         return None
     columns = [move[0] for move in open_]
     gains = model_gains(game, model, code, columns)
-    # the position's score with the player to move as the mover: each column adds its gain
-    xs, stones, count = game._boards(code)
-    mine = stones ^ xs if count % 2 else xs
-    base = model.score(mine, stones ^ mine, count % 2 == 0)
     order = sorted(range(len(columns)), key=lambda i: -gains[i])  # ties: centre first
-    chances = tuple((columns[i], probability(base + gains[i])) for i in order)
-    return Suggestion(chances[0][0], chances, model.trained_on, columns[0])
+    ranking = tuple(columns[i] for i in order)
+    estimates = None
+    if chances:  # the position's score with the player to move as the mover, plus a gain
+        xs, stones, count = game._boards(code)
+        mine = stones ^ xs if count % 2 else xs
+        base = model.score(mine, stones ^ mine, count % 2 == 0)
+        estimates = tuple(probability(base + gains[i]) for i in order)
+    return Suggestion(ranking[0], ranking, model.trained_on, columns[0], estimates)
 
 
 def _code(memory: Memory, position: str | Board) -> int:

@@ -91,7 +91,7 @@ def classic_view(memory: Memory, board: Board, model: BoardModel | None = None) 
     level's, and where the model chose it the view carries its ranking."""
     known = engine.outlook_plies(memory, board)
     choice = engine.choose_move(memory, board, model=model)
-    suggestion = engine.suggestion(memory, board, model)
+    suggestion = engine.suggestion(memory, board, model, chances=True)
     take, block, under = memory.game.lookahead(board.code)
     outlook = {column: None if fact is None else fact[0] for column, fact in known.items()}
     if suggestion is not None:
@@ -108,5 +108,11 @@ def classic_view(memory: Memory, board: Board, model: BoardModel | None = None) 
     if suggestion is None:
         return ClassicView(board, outlook, choice, why, plies)
     return ClassicView(
-        board, outlook, choice, why, plies, suggestion.ranking, suggestion.trained_on
+        board,
+        outlook,
+        choice,
+        why,
+        plies,
+        tuple(zip(suggestion.ranking, suggestion.chances, strict=True)),
+        suggestion.trained_on,
     )

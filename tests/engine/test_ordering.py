@@ -168,16 +168,24 @@ def test_a_suggestion_ranks_the_open_columns_and_says_how_many_positions_taught_
     rng = random.Random(9)
     for _ in range(200):
         code = random_position(rng, rng.randrange(0, 20))
-        suggestion = engine.suggestion(taught, GAME.spell(code), model)
+        suggestion = engine.suggestion(taught, GAME.spell(code), model, chances=True)
         chosen = engine.choose_move(taught, GAME.spell(code), model=model)
         if suggestion is None:
             assert chosen == engine.choose_move(taught, GAME.spell(code))
             continue
         found += 1
-        columns = [column for column, _chance in suggestion.ranking]
+        columns = list(suggestion.ranking)
         assert suggestion.column == columns[0] == chosen and len(columns) >= 2
         assert suggestion.centre in columns and suggestion.trained_on == len(taught)
-        assert all(0 < chance < 1 for _column, chance in suggestion.ranking)
+        chances = suggestion.chances
+        assert len(chances) == len(columns) and all(0 < chance < 1 for chance in chances)
+        assert list(chances) == sorted(chances, reverse=True)  # best first
+        # the chance is the model's estimate for the position after the column
+        for column, chance in zip(columns, chances, strict=True):
+            after = GAME.play(code, column)
+            assert chance == pytest.approx(1 / (1 + np.exp(-model.score(*sides(after)))))
+        plain = engine.suggestion(taught, GAME.spell(code), model)
+        assert plain.chances is None and plain.ranking == suggestion.ranking
         assert next(c for c in GAME.order if c in columns) == suggestion.centre
     assert found > 50
 
