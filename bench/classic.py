@@ -227,6 +227,13 @@ DESIGNS = {
     "learned": Design("+learned", careful=True, post_mortem=True, widen=True, ordering="learned"),
     "fixed": Design("+fixed eval", careful=True, post_mortem=True, widen=True, ordering="fixed"),
     "blend": Design("+blend", careful=True, post_mortem=True, widen=True, ordering="blend"),
+    # experiments: a table of windows for each side of the player who moved (parity)
+    "sides": Design(
+        "+learned/side", careful=True, post_mortem=True, widen=True, ordering="learned-sides"
+    ),
+    "blendsides": Design(
+        "+blend/side", careful=True, post_mortem=True, widen=True, ordering="blend-sides"
+    ),
 }
 DEFAULT_DESIGNS = ("today", "careful", "widen", "both")
 

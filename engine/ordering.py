@@ -39,7 +39,7 @@ import numpy
 
 WIDTH, HEIGHT, BITS = 7, 6, 7  # the classic board, as engine.connect4 lays out its bits
 SEED = 43  # every fit's dice: one memory, one model
-KINDS = ("learned", "fixed", "blend")
+KINDS = ("learned", "fixed", "blend", "learned-sides", "blend-sides")
 
 
 def _windows() -> tuple[list[list[int]], list[int]]:
@@ -116,19 +116,25 @@ for _n, _bits in enumerate(WINDOWS):
         _THROUGH[_bit] += ((*_GATHER[_n], POW3[_i]),)
 
 
-def fixed_weights() -> array:
+def fixed_weights(sides: bool = False) -> array:
     """The hand-written evaluation: for the mover, +1, +4, +16 a window holding 1, 2 or 3
     of its stones and none of the opponent's; the opponent's the same, negative (scaled
     so a three is worth about a logit of 0.8)."""
-    weights = array("d", bytes(8 * SIZE))
+    weights = array("d", bytes(8 * size_of(sides)))
     value = (0.0, 0.05, 0.2, 0.8, 0.0)
     for content in range(81):
         digits = [content // POW3[i] % 3 for i in range(4)]
         mine, theirs = digits.count(1), digits.count(2)
         score = value[mine] if not theirs else -value[theirs] if not mine else 0.0
-        for k in range(CLASS_COUNT):
+        for k in range(CLASS_COUNT * (2 if sides else 1)):
             weights[k * 81 + content] = score
     return weights
+
+
+def size_of(sides: bool) -> int:
+    """How many weights a model has: one table of windows, or one for each side of the
+    player who moved (``-sides``, an experiment of the benchmark: 5,834 weights)."""
+    return BIAS * 2 + 2 if sides else SIZE
 
 
 class BoardModel:
@@ -136,38 +142,45 @@ class BoardModel:
     (the bot's), ``"fixed"`` or ``"blend"``; ``trained_on``, how many proven positions
     its last fit from scratch and refits have seen (distinct facts)."""
 
-    __slots__ = ("kind", "trained_on", "weights")
+    __slots__ = ("kind", "second", "trained_on", "weights")
 
     def __init__(self, kind: str = "learned", weights: array | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"a board model is one of {KINDS}, not {kind!r}")
         self.kind = kind
+        sides = kind.endswith("-sides")
         self.weights = (
             weights
             if weights is not None
-            else fixed_weights()
-            if kind != "learned"
-            else array("d", bytes(8 * SIZE))
+            else fixed_weights(sides)
+            if not kind.startswith("learned")
+            else array("d", bytes(8 * size_of(sides)))
         )
         self.trained_on = 0
+        self.second = BIAS if sides else 0  # where the second player's tables start
 
     @property
     def nbytes(self) -> int:
         return len(self.weights) * self.weights.itemsize
 
     # --- prediction (plain Python, the hot path) -------------------------------------------
-    def gains(self, mine: int, theirs: int, cells: Sequence[tuple[int, int]]) -> list[float]:
+    def gains(
+        self, mine: int, theirs: int, cells: Sequence[tuple[int, int]], first: bool = True
+    ) -> list[float]:
         """For each ``(column, bit)`` of ``cells`` (where a stone of the player to move
         would land), how much the model's score of the position after it exceeds the
         others': only the windows through that cell differ. ``mine`` and ``theirs``: the
-        stones of the player to move and of the other, as bitboards."""
+        stones of the player to move and of the other, as bitboards; ``first``: whether
+        that player moved first."""
         w = self.weights
+        side = 0 if first else self.second
         found = []
         for _column, bit in cells:
             gain = 0.0
             for low, mask, magic, out, table, offset, place in _THROUGH[bit]:
                 at = (
-                    offset
+                    side
+                    + offset
                     + table[
                         ((mine >> low & mask) * magic >> out & 15)
                         | ((theirs >> low & mask) * magic >> out & 15) << 4
@@ -181,10 +194,13 @@ class BoardModel:
         """The model's logit that the last move (whose player's stones are ``mine``) wins
         for its player; ``first``: that player moved first."""
         w = self.weights
-        total = w[BIAS] if first else w[BIAS + 1]
+        side = 0 if first else self.second
+        bias = len(w) - 2
+        total = w[bias] if first else w[bias + 1]
         for low, mask, magic, out, table, offset in _GATHER:
             total += w[
-                offset
+                side
+                + offset
                 + table[
                     ((mine >> low & mask) * magic >> out & 15)
                     | ((theirs >> low & mask) * magic >> out & 15) << 4
@@ -210,7 +226,7 @@ class BoardModel:
         400,000 steps in all, at least one pass). Deterministic: the same facts in the same
         order give the same weights."""
         model = cls(kind)
-        if kind == "fixed":
+        if kind == "fixed":  # never trained
             return model
         np = _numpy()
         if keys is None:
@@ -260,7 +276,7 @@ def _numpy():
     return numpy
 
 
-def features(np, keys):
+def features(np, keys, sides: bool = False):
     """Each key's 69 window contents as indexes into the weights (``n × 70``: the windows,
     then the bias of its mover's side), from canonical 49-bit codes
     (:meth:`engine.connect4.ConnectFour.key`): each column's 7 bits read through a table,
@@ -279,7 +295,10 @@ def features(np, keys):
     index = np.empty((n, len(WINDOWS) + 1), dtype=np.int64)
     index[:, :-1] = np.rint(cells.astype(np.float32) @ tables["places"]).astype(np.int64)
     index[:, :-1] += tables["offsets"]
-    index[:, -1] = np.where(first, BIAS, BIAS + 1)
+    if sides:
+        index[:, :-1] += np.where(first, 0, BIAS)[:, None]
+    bias = 2 * BIAS if sides else BIAS
+    index[:, -1] = np.where(first, bias, bias + 1)
     return index, first
 
 
@@ -318,15 +337,15 @@ def _sgd(np, weights, keys, wins, rng, passes: int, rate: float) -> None:
         order = rng.permutation(n)
         for start in range(0, n, CHUNK):
             chunk = order[start : start + CHUNK]
-            index, _first = features(np, keys[chunk])
+            index, _first = features(np, keys[chunk], len(weights) > SIZE)
             y = targets[chunk]
             for b in range(0, len(chunk), BATCH):
                 rows = index[b : b + BATCH]
                 logits = weights[rows].sum(axis=1)
                 error = 1.0 / (1.0 + np.exp(-logits)) - y[b : b + BATCH]
                 flat = rows.ravel()
-                grad = np.bincount(flat, weights=np.repeat(error, width), minlength=SIZE)
-                seen = np.bincount(flat, minlength=SIZE)  # each weight's own mean error
+                grad = np.bincount(flat, weights=np.repeat(error, width), minlength=len(weights))
+                seen = np.bincount(flat, minlength=len(weights))  # each weight's own mean error
                 weights -= rate * (grad / np.maximum(seen, 1) + L2 * weights)
 
 

@@ -120,7 +120,7 @@ def model_gains(game: Game, model: BoardModel, code: int, columns: list[int]) ->
     for move in columns:
         shift = move * bits
         cells.append((move, shift + height[code >> shift & column]))
-    return model.gains(mine, stones ^ mine, cells)
+    return model.gains(mine, stones ^ mine, cells, count % 2 == 0)
 
 
 def chooser(memory: Memory, model: BoardModel | None = None) -> Callable[[int], Move]:

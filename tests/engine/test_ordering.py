@@ -21,6 +21,7 @@ from engine.ordering import (
     features,
     fit_memory,
     refit_memory,
+    size_of,
 )
 from engine.policy import choose_classic, model_gains
 from tests.engine.test_classic import assert_proven, play, random_position
@@ -28,10 +29,11 @@ from tests.engine.test_classic import assert_proven, play, random_position
 GAME = get_game("connect4-7x6")
 
 
-def random_model(seed: int) -> BoardModel:
+def random_model(seed: int, kind: str = "learned") -> BoardModel:
     """A model of random weights: an adversary of the policy's rules, not a good player."""
-    weights = np.random.default_rng(seed).normal(scale=2.0, size=SIZE)
-    return BoardModel("learned", array("d", weights.tobytes()))
+    size = size_of(kind.endswith("-sides"))
+    weights = np.random.default_rng(seed).normal(scale=2.0, size=size)
+    return BoardModel(kind, array("d", weights.tobytes()))
 
 
 def sides(code: int) -> tuple[int, int, bool]:
@@ -50,15 +52,18 @@ def test_the_model_is_the_69_windows_mirror_shared_2918_weights_23_kb():
         BoardModel("guess")
 
 
-def test_its_plain_python_scores_agree_with_numpy_and_with_the_mirror():
+@pytest.mark.parametrize("kind", ["learned", "learned-sides"])
+def test_its_plain_python_scores_agree_with_numpy_and_with_the_mirror(kind):
     """The hot path reads each window with one shift, mask and multiply: the same
-    contents as the fit's numpy decoding of keys, for the position and its mirror."""
+    contents as the fit's numpy decoding of keys, for the position and its mirror (with
+    a table for each side of the mover too, the benchmark's experiment)."""
     rng = random.Random(5)
-    model = random_model(1)
+    model = random_model(1, kind)
     weights = np.frombuffer(model.weights, dtype=np.float64)
     for _ in range(200):
         code = random_position(rng, rng.randrange(1, 30))
-        index, _first = features(np, np.array([GAME.key(code)], dtype=np.uint64))
+        keys = np.array([GAME.key(code)], dtype=np.uint64)
+        index, _first = features(np, keys, kind.endswith("-sides"))
         expected = weights[index[0]].sum()
         assert model.score(*sides(code)) == pytest.approx(expected)
         assert model.score(*sides(GAME.mirror(code))) == pytest.approx(expected)
