@@ -40,6 +40,7 @@ import numpy
 WIDTH, HEIGHT, BITS = 7, 6, 7  # the classic board, as engine.connect4 lays out its bits
 SEED = 43  # every fit's dice: one memory, one model
 KINDS = ("learned", "fixed", "blend", "learned-sides", "blend-sides")
+BOT_KIND = "learned"  # the bot's (the others: the benchmark's comparisons)
 
 
 def _windows() -> tuple[list[list[int]], list[int]]:
@@ -144,7 +145,7 @@ class BoardModel:
 
     __slots__ = ("kind", "second", "trained_on", "weights")
 
-    def __init__(self, kind: str = "learned", weights: array | None = None) -> None:
+    def __init__(self, kind: str = BOT_KIND, weights: array | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f"a board model is one of {KINDS}, not {kind!r}")
         self.kind = kind
@@ -214,7 +215,7 @@ class BoardModel:
         cls,
         facts: Iterable[tuple[int, int]] | None = None,
         *,
-        kind: str = "learned",
+        kind: str = BOT_KIND,
         keys=None,
         values=None,
         epochs: int | None = None,
@@ -349,7 +350,7 @@ def _sgd(np, weights, keys, wins, rng, passes: int, rate: float) -> None:
                 weights -= rate * (grad / np.maximum(seen, 1) + L2 * weights)
 
 
-def fit_memory(memory, kind: str = "learned", *, seed: int = SEED) -> BoardModel:
+def fit_memory(memory, kind: str = BOT_KIND, *, seed: int = SEED) -> BoardModel:
     """A model fitted from scratch on every fact of a classic memory (its table read as
     it is: in key order, so one memory gives one model)."""
     if not memory.game.classic:

@@ -47,7 +47,8 @@ def sides(code: int) -> tuple[int, int, bool]:
 
 def test_the_model_is_the_69_windows_mirror_shared_2918_weights_23_kb():
     assert len(WINDOWS) == 69 and CLASS_COUNT == 36 and SIZE == 2918
-    assert BoardModel().nbytes == 2918 * 8 < 64 * 1024
+    assert BoardModel("learned").nbytes == 2918 * 8 and BoardModel().nbytes < 64 * 1024
+    assert BoardModel("blend-sides").nbytes == 5834 * 8 < 64 * 1024
     with pytest.raises(ValueError):
         BoardModel("guess")
 
