@@ -281,7 +281,8 @@ def features(np, keys, sides: bool = False):
     """Each key's 69 window contents as indexes into the weights (``n × 70``: the windows,
     then the bias of its mover's side), from canonical 49-bit codes
     (:meth:`engine.connect4.ConnectFour.key`): each column's 7 bits read through a table,
-    then every window's content at once, as a product with a matrix of place values."""
+    then every window's four cells at once, weighed by their place values (a product of
+    matrices was slower: BLAS's threads cost more than such small products)."""
     tables = _decoding(np)
     keys = np.asarray(keys, dtype=np.uint64)
     n = len(keys)
@@ -294,7 +295,9 @@ def features(np, keys, sides: bool = False):
     first = count % 2 == 1  # the first player made the last move
     cells[~first] = tables["swap"][cells[~first]]  # as the mover's (1) and the other's (2)
     index = np.empty((n, len(WINDOWS) + 1), dtype=np.int64)
-    index[:, :-1] = np.rint(cells.astype(np.float32) @ tables["places"]).astype(np.int64)
+    read = cells[:, tables["read"]]  # n × 69 windows × 4 cells, in each window's order
+    index[:, :-1] = read[:, :, 0] + 3 * read[:, :, 1].astype(np.int16)
+    index[:, :-1] += 9 * read[:, :, 2].astype(np.int16) + 27 * read[:, :, 3].astype(np.int16)
     index[:, :-1] += tables["offsets"]
     if sides:
         index[:, :-1] += np.where(first, 0, BIAS)[:, None]
@@ -318,13 +321,10 @@ def _decoding(np) -> dict:
             heights[field] = height
             for r in range(height):
                 cells[field, r] = 1 if field >> r & 1 else 2
-        places = np.zeros((WIDTH * HEIGHT, len(WINDOWS)), dtype=np.float32)
-        for w, bits in enumerate(WINDOWS):
-            for i, bit in enumerate(bits):
-                places[bit // BITS * HEIGHT + bit % BITS, w] = POW3[i]
+        read = np.array([[bit // BITS * HEIGHT + bit % BITS for bit in bits] for bits in WINDOWS])
         offsets = np.array([k * 81 for k in CLASSES], dtype=np.int64)
         swap = np.array([0, 2, 1], dtype=np.uint8)
-        _DECODING.update(cells=cells, heights=heights, places=places, offsets=offsets, swap=swap)
+        _DECODING.update(cells=cells, heights=heights, read=read, offsets=offsets, swap=swap)
     return _DECODING
 
 
