@@ -1,14 +1,25 @@
 """The classic board's learned ordering (issue 43): a small model of Connect Four 7×6,
-trained only on a memory's proven facts, that orders the columns the bot's policy would
+trained on a memory's proven facts, that orders the columns the bot's policy would
 otherwise try from the centre out.
 
 The model is a logistic regression over the board's 69 windows of four cells (across,
 up, and the two diagonals). Each window's content, read from the side of the player who
 has just moved (empty, theirs = the mover's, the opponent's), is one of 81 features, and a
 window shares its weights with its mirror image (read in the mirrored order), so the
-model is the same for a position and its mirror: 36 window classes × 81 contents, a bias
-and whether the mover was the first player, 2,918 weights (an ``array('d')``, 23 KB).
-It predicts whether the move that made a position wins for its mover: a fact's outcome.
+model is the same for a position and its mirror: 36 window classes × 81 contents. It
+predicts whether the move that made a position wins for its mover: a fact's outcome.
+
+The bot's kind (:data:`BOT_KIND`, ``"blend-sides"``) has one such table for each side of
+the player who moved, so that it can tell the first player's threats from the second's
+(in Connect Four a threat's row counts differently for each), and a bias for each side:
+5,834 weights, an ``array('d')`` of 46 KB. It starts from a fixed evaluation, which
+counts open windows (+1, +4, +16 for 1, 2 or 3 of the mover's stones and none of the
+other's, the same negative for the other's, scaled), and the server's lessons correct it.
+
+Its kinds, for the benchmark's comparison (``bench.learning --game connect4-7x6``):
+``"learned"`` (one table for both sides, from nothing: 2,918 weights), ``"fixed"`` (the
+evaluation alone, never trained), ``"blend"`` (one table, from the evaluation),
+``"learned-sides"`` and ``"blend-sides"``.
 
 It is never a fact: the policy (:func:`engine.policy.choose_classic`) asks it only to
 order the columns that the facts and its one-move rules leave open (not known to lose, no
@@ -16,11 +27,6 @@ four for the opponent on top), and it is never stored or exported. One memory al
 gives one model (:meth:`BoardModel.fit`, from a fixed seed); after a game that taught
 something, :meth:`BoardModel.refit` takes a few steps on the new facts and twice as many
 older ones.
-
-Two other kinds share the same windows, for the benchmark's comparison:
-``"fixed"``, a hand-written evaluation that counts open windows (1, 2 or 3 stones of one
-side and none of the other), never trained; and ``"blend"``, that evaluation as the
-starting point that the lessons then correct.
 
 Prediction is plain Python on bitboards (tens of microseconds a move); fitting uses
 numpy (about 10 MB of RSS once per process, imported with the engine).
@@ -40,7 +46,7 @@ import numpy
 WIDTH, HEIGHT, BITS = 7, 6, 7  # the classic board, as engine.connect4 lays out its bits
 SEED = 43  # every fit's dice: one memory, one model
 KINDS = ("learned", "fixed", "blend", "learned-sides", "blend-sides")
-BOT_KIND = "learned"  # the bot's (the others: the benchmark's comparisons)
+BOT_KIND = "blend-sides"  # the bot's (the others: the benchmark's comparisons)
 
 
 def _windows() -> tuple[list[list[int]], list[int]]:
@@ -139,9 +145,9 @@ def size_of(sides: bool) -> int:
 
 
 class BoardModel:
-    """A model of the classic board (see the module's docstring): ``kind`` ``"learned"``
-    (the bot's), ``"fixed"`` or ``"blend"``; ``trained_on``, how many proven positions
-    its last fit from scratch and refits have seen (distinct facts)."""
+    """A model of the classic board (see the module's docstring): ``kind`` one of
+    :data:`KINDS` (the bot's: :data:`BOT_KIND`); ``trained_on``, how many proven
+    positions its fit from scratch and its refits have learned from."""
 
     __slots__ = ("kind", "second", "trained_on", "weights")
 
