@@ -1,25 +1,34 @@
-"""How the bot learns the classic board, Connect Four 7×6 (issues 25 and 33):
+"""How the bot learns the classic board, Connect Four 7×6 (issues 25, 33 and 43):
 ``python -m bench.learning --game connect4-7x6 [--games N] [--perfect N] [--seeds N]
-[--first-seed S] [--opponents club,weak,perfect] [--designs today,careful,widen,both]``.
+[--first-seed S] [--opponents club,weak,perfect,lancebot,pool] [--designs ...]``.
 
 Side by side, with the same opponents and seeds, the designs of issue 33: today's (one
 move ahead: take a four, block one; and the post-mortem of every column of the bot's
 positions), + never dropping a stone under the opponent's four, + the widened
 post-mortem (each other reply of the opponent too), both; and the rules alone
 (``--designs rules``, not by default), and an experiment: both, looking back at the games
-the bot won too (``--designs wins``). Against:
+the bot won too (``--designs wins``). Issue 43's: both, with a board model ordering the
+columns its facts and rules leave open (:mod:`engine.ordering`): ``learned`` (one table
+of windows, from nothing), ``fixed`` (the control: a fixed evaluation counting open
+windows, never trained), ``blend`` (that evaluation, corrected by the lessons), and a
+table for each side of the mover, ``sides`` (from nothing) and ``blendsides`` (the bot's).
+Against:
 
 * a club player: a depth-4 search with a line heuristic, 10 % random moves;
 * a weak player: wins, blocks 70 % of threats, else random;
+* sir-lancebot's AI (``lancebot``, 200 games): its four (skipped 1 time in 10), else
+  yours to block (1 time in 4), else random;
+* a varied pool (``pool``): 7 players in turn, a new one each game;
   (the bot as X and O in turn: losses per 100 games in blocks of 100)
 * the perfect player, at random among the solver's best columns, the bot as X: losses
   per block of 50 (as O the bot loses every game, as it must).
 
 Facts and bytes after each run; each run's post-mortems run in a worker process of their
 own, as in the bot (the solver holds the GIL): their CPU per game (median, p99, max) per
-run and per design, and the goals of issue 33 per seed, at the end. The club and perfect
-players keep their searches by position, shared by every run: their moves stay those of
-their seed, only faster.
+run and per design; with a model, its bytes, its refit's CPU per game, a move's CPU, how
+many moves it changed and a fit from scratch on the final memory; and the goals of issue
+43 per seed, at the end. The club and perfect players keep their searches by position,
+shared by every run: their moves stay those of their seed, only faster.
 """
 
 from __future__ import annotations
@@ -468,7 +477,9 @@ def main(
     print(
         "Designs: today = one move ahead (take a four, block yours) + the post-mortem of "
         "every column; +never a 4 = never drops a stone under the opponent's four; "
-        "+widening = the post-mortem also values each other reply of the opponent; both.",
+        "+widening = the post-mortem also values each other reply of the opponent; both; "
+        "+learned, +fixed eval, +blend, +learned/side, +blend/side = both with a board "
+        "model ordering its open columns (issue 43).",
         flush=True,
     )
     searched: dict[str, dict] = {name: {} for name in OPPONENTS}  # shared: same moves
