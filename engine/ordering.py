@@ -167,6 +167,13 @@ class BoardModel:
         self.second = BIAS if sides else 0  # where the second player's tables start
 
     @property
+    def active(self) -> bool:
+        """Whether it orders the open columns: the fixed evaluation always; a learned one
+        once it has learned from a proven fact (before that the bot plays from the centre
+        out, as on its first day: "my lessons" must be lessons)."""
+        return self.kind == "fixed" or self.trained_on > 0
+
+    @property
     def nbytes(self) -> int:
         return len(self.weights) * self.weights.itemsize
 

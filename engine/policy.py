@@ -59,8 +59,9 @@ def choose_classic(
     (a fact of the rules: such a win comes after every win of known plies, such a loss
     before every loss of known plies). ``careful=False`` skips step 4, as the bot played
     before it (for the benchmark's comparison). With ``model`` (:mod:`engine.ordering`),
-    step 4 takes the column it ranks first among those it leaves open, instead of the
-    first from the centre out; nothing else changes."""
+    once it is active (it has learned from a fact), step 4 takes the column it ranks
+    first among those it leaves open, instead of the first from the centre out; nothing
+    else changes."""
     moves = game.moves(code)
     take, block, gifts = game.lookahead(code)
     if not careful:
@@ -72,7 +73,7 @@ def choose_classic(
                 return move
     fastest = first_safe = first_sound = slowest = None
     fastest_plies, slowest_plies = 99, -2
-    sound = [] if model is not None else None
+    sound = [] if model is not None and model.active else None
     for move in moves:  # from the centre out
         value = known(move[2])
         if value == WON:
@@ -167,7 +168,7 @@ def suggestion(
     one column was left open, no model, or another board). ``chances``: with the model's
     estimates too (one more score of the position: for people, not for the move)."""
     game = memory.game
-    if model is None or not game.classic:
+    if model is None or not model.active or not game.classic:
         return None
     code = _code(memory, position)
     moves = game.moves(code)

@@ -33,7 +33,9 @@ def random_model(seed: int, kind: str = "learned") -> BoardModel:
     """A model of random weights: an adversary of the policy's rules, not a good player."""
     size = size_of(kind.endswith("-sides"))
     weights = np.random.default_rng(seed).normal(scale=2.0, size=size)
-    return BoardModel(kind, array("d", weights.tobytes()))
+    model = BoardModel(kind, array("d", weights.tobytes()))
+    model.trained_on = 1_000  # as if it had learned: a model orders once it has
+    return model
 
 
 def sides(code: int) -> tuple[int, int, bool]:
@@ -109,6 +111,27 @@ def test_the_model_only_reorders_the_columns_the_facts_and_rules_leave_open():
             ranked += 1
             assert with_models <= set(open_), GAME.spell(code)
     assert ranked > 100  # the other side was tried too
+
+
+def test_a_model_that_has_learned_nothing_leaves_the_centre_out_order():
+    """Before its first lesson the bot plays from the centre out, as on its first day,
+    whatever its model's starting weights (the evaluation it blends with its lessons);
+    the fixed evaluation, the benchmark's control, always orders."""
+    rng = random.Random(7)
+    memory = Memory(game=GAME)
+    untaught = random_model(5)
+    untaught.trained_on = 0
+    fixed = BoardModel("fixed")
+    assert not BoardModel().active and not untaught.active and fixed.active
+    changed = 0
+    for _ in range(100):
+        board = GAME.spell(random_position(rng, rng.randrange(0, 20)))
+        plain = engine.choose_move(memory, board)
+        assert engine.choose_move(memory, board, model=BoardModel()) == plain
+        assert engine.choose_move(memory, board, model=untaught) == plain
+        assert engine.suggestion(memory, board, untaught) is None
+        changed += engine.choose_move(memory, board, model=fixed) != plain
+    assert changed > 10
 
 
 def test_the_easier_boards_never_use_it():
