@@ -271,7 +271,7 @@ async def model_figures(facts: int = 200_000, seed: int = 4) -> list[str]:
         f"in {took * 1000:,.0f} ms ({cpu * 1000:,.0f} ms CPU, in a thread), longest loop "
         f"stall {fit_stall[0]:.1f} ms, {fit_stall[1]:.1f} ms less the machine's other work "
         f"(reading the memory back: {read_stall[0]:.1f} ms, {read_stall[1]:.1f} ms); peak RSS "
-        f"grew {grown / 1024:,.1f} MB meanwhile (numpy's import and the fit's arrays, once)"
+        f"grew {grown / 1024:,.1f} MB meanwhile (the memory read back and the fit's arrays)"
     )
     lines.append(
         f"a refit on 300 new facts and 600 older ones: median "
