@@ -41,16 +41,28 @@ class StallProbe:
     def __init__(self) -> None:
         self.longest = 0.0
         self.longest_cpu = 0.0
+        # the longest less the time the loop's thread was ready but the machine ran others
+        # (/proc's schedstat): a wait for the GIL counts, a busy machine does not
+        self.longest_own = 0.0
         self._task: asyncio.Task | None = None
 
     async def _run(self) -> None:
+        import threading
+
         loop = asyncio.get_running_loop()
+        path = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+
+        def waited() -> float:
+            with open(path) as stats:
+                return int(stats.read().split()[1]) / 1e9
+
         while True:
-            asked, cpu = loop.time(), time.process_time()
+            asked, cpu, delay = loop.time(), time.process_time(), waited()
             await asyncio.sleep(0.002)
             late = loop.time() - asked - 0.002
             if late > self.longest:
                 self.longest, self.longest_cpu = late, time.process_time() - cpu
+            self.longest_own = max(self.longest_own, late - (waited() - delay))
 
     def __enter__(self) -> StallProbe:
         self._task = asyncio.ensure_future(self._run())
@@ -67,6 +79,13 @@ class StallProbe:
         """The longest stall since the last take and the process's CPU during it, in ms."""
         taken = self.longest * 1000, self.longest_cpu * 1000
         self.longest = self.longest_cpu = 0.0
+        return taken
+
+    def take_own(self) -> tuple[float, float]:
+        """The longest stall since the last take, by the clock and less the time the
+        machine ran other processes instead, in ms."""
+        taken = self.longest * 1000, self.longest_own * 1000
+        self.longest = self.longest_cpu = self.longest_own = 0.0
         return taken
 
 

@@ -218,13 +218,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--opponents",
         default="club,weak,perfect",
-        help="connect4-7x6: which opponents, comma-separated (club, weak, perfect)",
+        help="connect4-7x6: which opponents, comma-separated (club, weak, perfect; also "
+        "lancebot, pool)",
     )
     parser.add_argument(
         "--designs",
         default="today,careful,widen,both",
         help="connect4-7x6: which designs, comma-separated (today, careful, widen, both; also "
-        "rules, and the experiment wins)",
+        "rules, the experiment wins, and issue 43's learned, fixed, blend, sides, blendsides)",
     )
     args = parser.parse_args(argv)
     if args.game == "connect4-7x6":

@@ -26,7 +26,8 @@ from .analysis import LiveAnalysis, Vulnerability, analyse, count_losing_lines, 
 from .board import Board, IllegalMoveError
 from .games import GAMES, Game, Mark, get_game
 from .memory import LOSS, WIN, Fact, Lesson, Memory, Outcome
-from .policy import choose_move, outlook, outlook_plies
+from .ordering import BoardModel
+from .policy import Suggestion, choose_move, outlook, outlook_plies, suggestion
 from .postmortem import Verdict, apply_post_mortem, describe_post_mortem, post_mortem
 from .rules import Move
 from .solver import SolverUnavailable, solver_available
@@ -72,6 +73,7 @@ __all__ = [
     "LOSS",
     "WIN",
     "Board",
+    "BoardModel",
     "Fact",
     "Game",
     "IllegalMoveError",
@@ -83,6 +85,7 @@ __all__ = [
     "Move",
     "Outcome",
     "SolverUnavailable",
+    "Suggestion",
     "TrainingReport",
     "Verdict",
     "Vulnerability",
@@ -102,6 +105,7 @@ __all__ = [
     "outlook_plies",
     "post_mortem",
     "solver_available",
+    "suggestion",
     "train",
     "winning_replies",
 ]

@@ -31,6 +31,7 @@ from .analysis import _line_counter
 from .board import Board
 from .games import Game, Mark
 from .memory import VALUES, Memory, Outcome, prove
+from .ordering import fit_memory, refit_memory
 from .policy import choose_child, choose_classic
 from .postmortem import post_mortem
 
@@ -63,9 +64,12 @@ def train(
     explore: float = 0.1,
     progress: Progress | None = None,
     progress_every: int | None = None,
+    ordered: bool = True,
 ) -> TrainingReport:
     """Play ``games`` games, the bot as ``role`` (alternating X and O for ``"both"``);
-    ``memory`` learns from each as it ends."""
+    ``memory`` learns from each as it ends. On the classic board the bot plays as at the
+    learning level (``ordered``): a board model fitted on ``memory`` orders its open
+    columns, refitted after each game that taught (``ordered=False``: centre-out)."""
     if not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a whole number of at least 0, got {games!r}")
     if role not in (Mark.X, Mark.O, "both"):
@@ -85,10 +89,13 @@ def train(
     def random_move(code: int, moves) -> int:
         return moves[int(rand() * len(moves))]
 
+    # the classic board's model, in a list: refitted after each game that taught
+    model = [fit_memory(memory) if game.classic and ordered else None]
+
     if game.classic:
 
         def bot_move(code: int, moves):
-            return choose_classic(game, get, plies.get, code)
+            return choose_classic(game, get, plies.get, code, model=model[0])
     else:
 
         def bot_move(code: int, moves):
@@ -145,19 +152,24 @@ def train(
             path.append(move)
             mark = 3 - mark
             moves = moves_of(code)
+        taught = []
         for _move, child, key in reversed(path):  # learn, last move first
             if get(key) is None:
                 outcome = prove(game, get, child)
                 if outcome is not None:
                     known[key] = value = VALUES[outcome]
                     memory.record(key, value)
+                    taught.append(key)
         won = game.winner(code)
         if certify and won != bot:
             facts = post_mortem(game, [move[0] for move in path], bot)
+            taught.extend(key for key, _outcome, _plies in facts if key not in known)
             memory.add_proven(facts)
             for key, outcome, distance in facts:
                 known[key] = VALUES[Outcome(outcome)]
                 plies[key] = distance
+        if model[0] is not None and taught:
+            model[0] = refit_memory(model[0], memory, taught)
         if won == bot:
             wins += 1
         elif won:

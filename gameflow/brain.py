@@ -405,7 +405,8 @@ class Brain:
     async def view(self, guild_id: int, moves: tuple[int, ...], game: str = TICTACTOE) -> BrainView:
         """What the bot knows after ``moves`` (a position not over yet). Changes nothing."""
         board = Board.from_moves(moves, game=game)
-        return view_of(await self.memories.get(guild_id, game), board)
+        model = await self.memories.model(guild_id, game)  # None but on the classic board
+        return view_of(await self.memories.get(guild_id, game), board, model)
 
     async def export(self, guild_id: int, game: str = TICTACTOE) -> dict[str, Any]:
         """The server's memory of ``game`` as a ``ttt-memory`` document (version 1 for

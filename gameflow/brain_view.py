@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import engine
-from engine import LOSS, WIN, Board, Memory, Outcome
+from engine import LOSS, WIN, Board, BoardModel, Memory, Outcome
 from i18n import N_, Msg
 
 
-def view_of(memory: Memory, board: Board) -> BrainView:
-    """What ``memory`` knows after ``board``'s moves (a position not over yet)."""
+def view_of(memory: Memory, board: Board, model: BoardModel | None = None) -> BrainView:
+    """What ``memory`` knows after ``board``'s moves (a position not over yet); on the
+    classic board, ``model`` is the server's board model (see :func:`classic_view`)."""
     if board.game.classic:  # its facts' distances, and its own policy
-        return classic_view(memory, board)
+        return classic_view(memory, board, model)
     known = engine.outlook(memory, board)
     choice = engine.choose_move(memory, board)
     return BrainView(board, known, choice, why_text(known[choice], board.game.move_word))
@@ -64,6 +65,10 @@ CLASSIC_WHY = {
         "every column not known to lose lets you make four on top of it, so the first of them"
     ),
     LOSS: N_("every column there is known to lose, so the slowest loss"),
+    "lessons": N_(
+        "the column my lessons rank first among those not known to lose and with no four "
+        "for you on top of it"
+    ),
 }
 
 
@@ -73,15 +78,25 @@ class ClassicView(BrainView):
     under perfect play (``None``: a fact of the rules, proven without a distance)."""
 
     plies: dict[int, int | None] = field(default_factory=dict)
+    # where the board model chose among two open columns or more: the open columns, best
+    # first, each with the model's estimate (0..1) that it wins (an ordering learned from
+    # this server's facts, never a fact), and how many proven positions it learned from
+    ranking: tuple[tuple[int, float], ...] = ()
+    trained_on: int = 0
 
 
-def classic_view(memory: Memory, board: Board) -> ClassicView:
-    """What ``memory`` knows after ``board``'s moves (a position not over yet)."""
+def classic_view(memory: Memory, board: Board, model: BoardModel | None = None) -> ClassicView:
+    """What ``memory`` knows after ``board``'s moves (a position not over yet); with
+    ``model`` (the server's, :mod:`engine.ordering`) the bot's choice is the learning
+    level's, and where the model chose it the view carries its ranking."""
     known = engine.outlook_plies(memory, board)
-    choice = engine.choose_move(memory, board)
+    choice = engine.choose_move(memory, board, model=model)
+    suggestion = engine.suggestion(memory, board, model, chances=True)
     take, block, under = memory.game.lookahead(board.code)
     outlook = {column: None if fact is None else fact[0] for column, fact in known.items()}
-    if choice == take:
+    if suggestion is not None:
+        why = CLASSIC_WHY["lessons"]
+    elif choice == take:
         why = CLASSIC_WHY["take"]
     elif take is None and choice == block:
         why = CLASSIC_WHY["block"]
@@ -90,4 +105,14 @@ def classic_view(memory: Memory, board: Board) -> ClassicView:
     else:
         why = CLASSIC_WHY[outlook[choice]]
     plies = {column: fact[1] for column, fact in known.items() if fact is not None}
-    return ClassicView(board, outlook, choice, why, plies)
+    if suggestion is None:
+        return ClassicView(board, outlook, choice, why, plies)
+    return ClassicView(
+        board,
+        outlook,
+        choice,
+        why,
+        plies,
+        tuple(zip(suggestion.ranking, suggestion.chances, strict=True)),
+        suggestion.trained_on,
+    )

@@ -137,12 +137,18 @@ class GameEndings:
                     ):
                         raise _StaleMemory from None
                     raise
+            if lessons and memory.game.classic and not reviewing:
+                # the board model learns them now (a post-mortem's refit takes them then)
+                rules = memory.game
+                taught = [rules.key(rules.parse(lesson.after, checked=False)) for lesson in lessons]
+                await self.memories.refit(game.guild_id, memory, taught)
         game = replace(
             self.running.ended(game),  # as it is now: its board message too
             moves=moves,
             result=result,
             updated_at=now,
             ended_by=ended_by,
+            suggested=game.suggested,  # with the bot's last move's, if its model chose it
         )
         if reviewing:
             self.reviews.start(game)

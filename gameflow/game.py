@@ -83,6 +83,15 @@ class Game:
     opponent_id: int | None = None  # a member; None: the bot is the opponent
     kind: str = "tictactoe"  # which game: a name of engine.GAMES
     level: str = "learning"  # how hard the bot plays it (gameflow.service.LEVELS)
+    # on 7x6, the bot's moves whose column its board model chose, as (ply, Suggestion):
+    # kept while this process holds the game (not stored: a restart forgets them)
+    suggested: tuple[tuple[int, engine.Suggestion], ...] = ()
+
+    def suggestion_at(self, ply: int) -> engine.Suggestion | None:
+        """Where the bot's move at ``ply`` (0-based) was the column its board model ranked
+        first among those its facts and rules left open ("I had never been here; my
+        lessons suggested column 3"): the model's ranking, else ``None``."""
+        return next((found for at, found in self.suggested if at == ply), None)
 
     @property
     def rules(self) -> engine.Game:

@@ -25,6 +25,7 @@ import engine
 from data import ClassicFacts, ClassicRuns, Store
 from engine import LiveAnalysis, Mark, Memory, analyse
 from engine.memory import VALUES
+from engine.ordering import BoardModel, fit_memory, refit_memory
 from engine.tables import stored_entries
 
 TICTACTOE = "tictactoe"
@@ -82,6 +83,20 @@ def classic_facts(
     return ClassicFacts(stored_entries(keyed(taught)), stored_entries(keyed(upgrades)))
 
 
+def fitted(entries: bytes, game: str) -> BoardModel:
+    """A classic memory's board model, fitted from scratch on a copy of its table's
+    entries (:func:`engine.ordering.fit_memory`; in a thread: numpy's steps are short)."""
+    return fit_memory(Memory.over(_table_of(entries), game))
+
+
+def _table_of(entries: bytes):
+    from array import array
+
+    table = array("Q")
+    table.frombytes(entries)
+    return table
+
+
 def stored_memory(stored: list[tuple[str, str]] | ClassicRuns, game: str) -> Memory:
     """A memory from what :meth:`data.Store.load_memory` read (in a thread if big)."""
     if isinstance(stored, ClassicRuns):
@@ -134,6 +149,11 @@ class ServerMemories:
         self._analyses: OrderedDict[Key, LiveAnalysis] = OrderedDict()
         self._recent: OrderedDict[Key, None] = OrderedDict()  # taught once, lately
         self._analyses_kept = analyses_kept
+        # the classic board's models (engine.ordering), each with the memory it was fitted
+        # to, for the memories held as Memory objects (a cooled one's is dropped and fitted
+        # again when next asked); and the fits from scratch under way
+        self._models: dict[Key, tuple[Memory, BoardModel]] = {}
+        self._fitting: dict[Key, asyncio.Future] = {}
 
     def __len__(self) -> int:
         return len(self._memories) + len(self._tables)
@@ -179,6 +199,54 @@ class ServerMemories:
             self._analyses.move_to_end(key)
             if len(self._analyses) > self._analyses_kept:
                 self._analyses.popitem(last=False)
+
+    async def model(self, guild_id: int, game: str = TICTACTOE) -> BoardModel | None:
+        """The board model of this server's classic memory (``None`` on other boards): kept
+        with the memory while it is held, and fitted from scratch on its facts, in a
+        thread, when the memory was read back, replaced (a reset, an import) or never
+        fitted here. Concurrent askers share one fit."""
+        if not engine.get_game(game).classic:
+            return None
+        key = (guild_id, game)
+        memory = await self.get(guild_id, game)
+        while True:
+            entry = self._models.get(key)
+            if entry is not None and entry[0] is memory:
+                return entry[1]
+            fitting = self._fitting.get(key)
+            if fitting is None:
+                break
+            await asyncio.shield(fitting)
+            memory = await self.get(guild_id, game)
+        fitting = self._fitting[key] = asyncio.get_running_loop().create_future()
+        try:
+            entries = bytes(memory.table)  # a copy, on the loop: learning may go on meanwhile
+            model = await asyncio.to_thread(fitted, entries, game)
+            if self._held(key) is memory:
+                self._models[key] = (memory, model)
+            return model
+        finally:
+            del self._fitting[key]
+            fitting.set_result(None)
+
+    def held_model(self, guild_id: int, game: str = TICTACTOE) -> BoardModel | None:
+        """The model kept for the server's memory now held, if any (for checks and tests)."""
+        key = (guild_id, game)
+        entry = self._models.get(key)
+        memory = self._memories.get(key)
+        return entry[1] if entry is not None and entry[0] is memory else None
+
+    async def refit(self, guild_id: int, memory: Memory, taught: list[int]) -> None:
+        """After ``memory`` (this server's, held, its lock held by the caller) learned the
+        facts of ``taught`` (canonical keys): its model's refit, in a thread, if it has
+        one (a memory without one gets it fitted from scratch when next asked)."""
+        key = (guild_id, memory.game.name)
+        entry = self._models.get(key)
+        if not taught or entry is None or entry[0] is not memory:
+            return
+        model = await asyncio.to_thread(refit_memory, entry[1], memory, taught)
+        if self._models.get(key) is entry:
+            self._models[key] = (memory, model)
 
     def forget_server(self, guild_id: int) -> None:
         """Drop every memory of a server whose data was deleted."""
@@ -261,6 +329,7 @@ class ServerMemories:
         :meth:`changing`, after it is stored)."""
         key = (guild_id, memory.game.name)
         self._pop_table(key)
+        self._models.pop(key, None)  # fitted afresh on the new facts when next asked
         self._keep(key, memory)
         self._set_version(key, version)
 
@@ -305,6 +374,7 @@ class ServerMemories:
                 break
             table = self._tables[cooled] = self._memories.pop(cooled).table  # still cached
             self._table_bytes += memoryview(table).nbytes
+            self._models.pop(cooled, None)
         while len(self) > self.kept or (self._tables and self._table_bytes > self.bytes_kept):
             # the least recently used goes; if it is being changed right now, its lock
             # still orders that change before anyone reads it back from the store
@@ -313,6 +383,7 @@ class ServerMemories:
                 self._pop_table(evicted)
             else:
                 evicted, _ = self._memories.popitem(last=False)
+                self._models.pop(evicted, None)
             self._versions.pop(evicted, None)
             self._twice.pop(evicted, None)
 
@@ -330,6 +401,7 @@ class ServerMemories:
 
     def _forget(self, key: Key) -> None:
         self._memories.pop(key, None)
+        self._models.pop(key, None)
         self._pop_table(key)
         self._versions.pop(key, None)
         self._twice.pop(key, None)

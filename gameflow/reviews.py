@@ -219,6 +219,13 @@ class Reviews:
                 taught = [fact for fact in facts if not known(fact[0])]
                 upgrades = [f for f in facts if known(f[0]) and plies(f[0]) is None]
                 added = engine.apply_post_mortem(memory, facts)
+                # the board model learns the new facts and those of the game's own
+                # positions (what the rules taught at its end), with older ones
+                rules = game.rules
+                played = {rules.key(code) for code in rules.replay(list(game.moves))}
+                model_taught = [fact[0] for fact in taught] + [
+                    key for key in sorted(played) if memory.known(key)
+                ]
                 await self.store.finish_review(
                     game.id,
                     game.guild_id,
@@ -229,6 +236,7 @@ class Reviews:
                     snapshot=Snapshot(len(memory), None, None) if added else None,
                 )
                 new, stored = added, True
+                await self.memories.refit(game.guild_id, memory, model_taught)
         for listener in self.reviewed if stored else ():
             try:
                 await listener(game, facts)

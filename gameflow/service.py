@@ -23,7 +23,7 @@ from dataclasses import replace
 
 import engine
 from data import ChannelBusyError, Shards, Store
-from engine import Board, Mark, Memory
+from engine import Board, BoardModel, Mark, Memory
 from i18n import N_
 
 from .brain import Brain, BrainFigures
@@ -164,7 +164,12 @@ class GameService(GameEndings):
         with self.running.one_request(channel_id):
             memory = await self.memory(guild_id, game)
             bot_mark = Mark.X if bot_first else Mark.O
-            moves = (self._bot_move(memory, Board(game=game), level),) if bot_first else ()
+            moves, suggestion = (), None
+            if bot_first:
+                model = await self._model(guild_id, game, level)
+                memory = await self.memory(guild_id, game)  # as it is now
+                bot_cell, suggestion = self._bot_move(memory, Board(game=game), level, model)
+                moves = (bot_cell,)
             try:
                 async with self.running.storing(channel_id):
                     record = await self.store.start_game(
@@ -182,6 +187,8 @@ class GameService(GameEndings):
                     self.running.busy_channel_text(self.running.adopt(busy.game), player_id)
                 ) from None
             game = self.running.adopt(record)
+            if suggestion is not None:
+                game = self.running.keep(replace(game, suggested=((0, suggestion),)))
             return Turn(game, moves[0] if moves else None, (), len(memory))
 
     async def play(
@@ -272,9 +279,16 @@ class GameService(GameEndings):
             board.push(cell - 1)
             bot_cell = None
             memory = await self.memory(game.guild_id, game.kind)
+            suggested = game.suggested
             if game.vs_bot and not board.is_game_over():
-                bot_cell = self._bot_move(memory, board, game.level)
+                model = await self._model(game.guild_id, game.kind, game.level)
+                memory = await self.memory(game.guild_id, game.kind)  # as it is now
+                bot_cell, suggestion = self._bot_move(memory, board, game.level, model)
+                if suggestion is not None:
+                    suggested = (*suggested, (len(board.moves), suggestion))
                 board.push(bot_cell)
+            if suggested is not game.suggested:
+                game = replace(game, suggested=suggested)
             if not board.is_game_over():
                 moves, now = board.moves, self.clock()
                 async with self.running.storing(channel_id):
@@ -282,7 +296,10 @@ class GameService(GameEndings):
                 # from the game as it is now: a board message may have been attached meanwhile
                 played = self.running.keep(
                     replace(
-                        self.running.running_game(channel_id) or game, moves=moves, updated_at=now
+                        self.running.running_game(channel_id) or game,
+                        moves=moves,
+                        updated_at=now,
+                        suggested=game.suggested,
                     )
                 )
                 return Turn(played, bot_cell, (), len(memory))
@@ -375,8 +392,21 @@ class GameService(GameEndings):
         return expired
 
     # --- internals ----------------------------------------------------------------
-    def _bot_move(self, memory: Memory, board: Board, level: str) -> int:
-        """The bot's move: its choice, or at an easier level now and then a random one."""
+    async def _model(self, guild_id: int, game: str, level: str) -> BoardModel | None:
+        """The board model that orders the bot's open columns: on the classic board, at
+        the learning level only (the easier levels play as before)."""
+        if level != "learning":
+            return None
+        return await self.memories.model(guild_id, game)
+
+    def _bot_move(
+        self, memory: Memory, board: Board, level: str, model: BoardModel | None = None
+    ) -> tuple[int, engine.Suggestion | None]:
+        """The bot's move: its choice, or at an easier level now and then a random one;
+        with where its board model chose it (``model``: the learning level's, on 7x6)."""
         if self.dice.random() < LEVELS[level]:
-            return self.dice.choice(board.legal_moves)
-        return engine.choose_move(memory, board)
+            return self.dice.choice(board.legal_moves), None
+        suggestion = engine.suggestion(memory, board, model)
+        if suggestion is not None:  # the model ranked the open columns: its first
+            return suggestion.column, suggestion
+        return engine.choose_move(memory, board), None

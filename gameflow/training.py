@@ -226,6 +226,10 @@ class TrainingRun:
             new = [row for row in pending if memory.outcome(row[0]) is None]
             for row in new:  # if the commit fails, `changing` drops the cache
                 memory.add(*row)
+            if new and memory.game.classic:  # its board model learns them too
+                rules = memory.game
+                keys = [rules.key(rules.parse(row[0], checked=False)) for row in new]
+                await self.trainer.memories.refit(self.guild_id, memory, keys)
             # the end: the learning curve gets a point, marked training
             after = await BrainFigures.counted(memory) if self._state != "running" else None
             await self.trainer.store.save_training(
