@@ -221,3 +221,31 @@ CELL_NAMES = (
     N_("the bottom edge ({cell})", cell=8),
     N_("the bottom-right corner ({cell})", cell=9),
 )
+
+
+def suggested_text(game: Game, verdict: Verdict, lang: Language = ENGLISH) -> str | None:
+    """Where the post-mortem's move was a column the bot's board model chose, because its
+    facts and rules left more than one open (issue 43): said beside the verdict, on the
+    board and in the terminal; ``None`` otherwise, or once a restart forgot it."""
+    suggestion = game.suggestion_at(verdict.ply)
+    if suggestion is None:
+        return None
+    return lang.t(
+        "I had never been here; my lessons suggested column {column}.",
+        column=suggestion.column + 1,
+    )
+
+
+def ranking_text(ranking: tuple[tuple[int, float], ...], trained_on: int, lang: Language) -> str:
+    """The board model's order of the open columns of a position the bot knows nothing of
+    (best first, columns as people number them), and what it learned from."""
+    columns = [f"**{column + 1}**" if n == 0 else str(column + 1) for n, (column, _) in
+               enumerate(ranking)]  # fmt: skip
+    return lang.tn(
+        "No column here is known. My lessons from {count} proven position of this server "
+        "rank the open columns: {columns}.",
+        "No column here is known. My lessons from {count} proven positions of this server "
+        "rank the open columns: {columns}.",
+        trained_on,
+        columns=listed(columns, lang),
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import engine
 from gameflow import GameError, GameService, Turn
-from gameflow.words import verdict_text
+from gameflow.words import suggested_text, verdict_text
 
 from .common import PLAYER, board_text, channel_of, error_text, move_text, plural, say
 
@@ -84,6 +84,8 @@ async def look_back(service: GameService, turn: Turn) -> None:
         say("I couldn't look back at this game now; I will at the next start.")
         return
     say(lesson_text(outcome.verdict, outcome.new_facts))
+    if outcome.verdict is not None and (told := suggested_text(outcome.game, outcome.verdict)):
+        say(told)
     if outcome.verdict is not None:  # the replay's step of that number shows the move
         server = f" --server {game.guild_id}" if game.guild_id else ""
         step = outcome.verdict.ply + 1

@@ -10,7 +10,7 @@ from cogs.utils.render import NEUTRAL
 from engine import LOSS, WIN
 from gameflow import BrainView
 from gameflow.brain_view import ClassicView
-from gameflow.words import listed
+from gameflow.words import listed, ranking_text
 from i18n import ENGLISH, Language
 
 
@@ -34,6 +34,8 @@ def brain_embed(view: BrainView, title: str, lang: Language = ENGLISH) -> discor
         move=look.short(view.choice),
         why=view.why,
     )
+    if isinstance(view, ClassicView) and view.ranking:  # the board model chose (issue 43)
+        explained += "\n\n" + ranking_text(view.ranking, view.trained_on, lang)
     embed = discord.Embed(title=title, description=f"{rows}\n\n{explained}", colour=NEUTRAL)
     embed.set_footer(text=lang.say(look.brain_footer))
     return embed

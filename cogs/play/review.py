@@ -10,7 +10,7 @@ from cogs.play.render import board_view
 from cogs.utils.boards import BoardView
 from gameflow import Game
 from gameflow.reviews import ReviewOutcome
-from gameflow.words import sentences, verdict_text
+from gameflow.words import sentences, suggested_text, verdict_text
 from i18n import ENGLISH, Language
 
 
@@ -40,6 +40,8 @@ def _lesson(outcome: ReviewOutcome | None, game: Game, lang: Language) -> str:
             outcome.new_facts,
         )
     said = [verdict_text(verdict, lang)]
+    if (suggested := suggested_text(outcome.game, verdict, lang)) is not None:
+        said.append(suggested)
     # how far the win was from there is the replay's to tell, at that move; at easier
     # levels it may play it again on purpose, so it promises nothing
     if game.level == "learning":

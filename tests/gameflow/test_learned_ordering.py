@@ -136,6 +136,27 @@ async def test_a_game_that_taught_refits_the_model_and_the_bot_says_where_it_cho
         assert game.suggestion_at(ply) is suggestion
         assert suggestion.trained_on >= len(proven)
     assert game.suggestion_at(1) is None  # the player's move
+    # said beside the post-mortem's verdict where its move was one of those: on the board
+    # (cogs.play.review) and in the terminal (gameflow.words)
+    from dataclasses import replace
+
+    import discord
+
+    from cogs.play.review import add_review
+    from gameflow.reviews import ReviewOutcome
+    from gameflow.words import suggested_text
+
+    assert outcome.verdict is not None
+    for ply, suggestion in game.suggested:
+        verdict = replace(outcome.verdict, ply=ply)
+        said = f"my lessons suggested column {suggestion.column + 1}."
+        assert suggested_text(game, verdict).endswith(said)
+        embed = add_review(
+            discord.Embed(), game, ReviewOutcome(game, verdict, outcome.new_facts), done=True
+        )
+        assert said in embed.fields[-1].value
+    unsuggested = replace(outcome.verdict, ply=1)
+    assert suggested_text(game, unsuggested) is None
 
 
 async def test_the_easier_levels_never_use_the_model(service, fits, proven):
@@ -161,6 +182,14 @@ async def test_the_brain_shows_the_models_ranking_where_no_column_is_known(servi
     assert sorted(columns) == open_ and view.choice == columns[0]
     assert view.why is CLASSIC_WHY["lessons"] and str(view.why).startswith("the column my lessons")
     assert all(0 < chance < 1 for _column, chance in view.ranking)
+    # /connect4 brain says the ranking and what it learned from (cogs.brain.render)
+    from cogs.brain.render import brain_embed
+
+    shown = brain_embed(view, "brain").description
+    ranked = ", ".join([f"**{columns[0] + 1}**", *(str(c + 1) for c in columns[1:])])
+    assert f"My lessons from {len(proven):,} proven positions of this server" in shown
+    assert f"rank the open columns: {ranked}." in shown
     # a four to block: a rule decides, and the brain says so, with no ranking
     blocked = await service.brain.view(GUILD, (0, 6, 0, 6, 0), CLASSIC)
     assert blocked.choice == 0 and blocked.ranking == () and blocked.trained_on == 0
+    assert "rank the open columns" not in brain_embed(blocked, "brain").description
