@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from cogs.utils.boards import LEVEL_NAMES, look_of
-from cogs.utils.render import NEUTRAL, TICTACTOE
+from cogs.utils.render import NEUTRAL, TICTACTOE, leaderboard_title
 from engine import Mark
 from gameflow import BOARDS, LEVELS, MemberRecord, Record, Standing, Stats
 from gameflow.scores import ClassicFigures
@@ -283,16 +283,7 @@ def leaderboard_embed(
             ),
         ]
     ranking = LEADERBOARD_TITLES[by]
-    title = (
-        lang.t("🏆 {server}: {ranking}", server=guild_name, ranking=ranking)
-        if game == TICTACTOE
-        else lang.t(
-            "🏆 {server}: {ranking} at {game}",
-            server=guild_name,
-            ranking=ranking,
-            game=look_of(game).title,
-        )
-    )
+    title = leaderboard_title(guild_name, ranking, game, lang)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=NEUTRAL)
     embed.set_footer(
         text=lang.t(

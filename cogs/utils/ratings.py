@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 
 from cogs.utils.boards import look_of
-from cogs.utils.render import NEUTRAL, TICTACTOE
+from cogs.utils.render import NEUTRAL, TICTACTOE, leaderboard_title
 from engine.ratings import BOT, Rating
 from gameflow.ratings import BotRating
 from i18n import ENGLISH, Language
@@ -76,16 +76,7 @@ def rating_leaderboard_embed(
     if own is not None and all(row[1] != player_id for row in top):
         lines += ["…", line(own)]
     ranking = lang.t("rating")
-    title = (
-        lang.t("🏆 {server}: {ranking}", server=guild_name, ranking=ranking)
-        if game == TICTACTOE
-        else lang.t(
-            "🏆 {server}: {ranking} at {game}",
-            server=guild_name,
-            ranking=ranking,
-            game=look_of(game).title,
-        )
-    )
+    title = leaderboard_title(guild_name, ranking, game, lang)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=NEUTRAL)
     embed.set_footer(
         text=lang.t(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import discord
 
+from cogs.utils.boards import look_of
 from i18n import ENGLISH, Language
 
 TICTACTOE = "tictactoe"
@@ -53,3 +54,16 @@ def step_buttons(step: int, last: int, custom_id: Callable[[int, str], str]) -> 
             }
         )
     return buttons
+
+
+def leaderboard_title(server: str, ranking: str, game: str, lang: Language = ENGLISH) -> str:
+    """A leaderboard's title: the server, what it ranks by, and the game (a Connect Four
+    board by its name; tic-tac-toe, the first game, unnamed)."""
+    if game == TICTACTOE:
+        return lang.t("🏆 {server}: {ranking}", server=server, ranking=ranking)
+    return lang.t(
+        "🏆 {server}: {ranking} at {game}",
+        server=server,
+        ranking=ranking,
+        game=look_of(game).title,
+    )
