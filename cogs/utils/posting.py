@@ -10,7 +10,7 @@ import math
 
 import discord
 
-from cogs.utils.replies import ON_POST, refuse
+from cogs.utils.replies import ON_POST, now, refuse
 from i18n import N_
 
 HELD_SECONDS = 60.0  # a request still being answered holds its place at most this long
@@ -63,10 +63,6 @@ class PostingLimit:
         while posts and posts[0] <= at - 60:
             posts.popleft()
         posts.append(at)
-
-
-def now() -> float:
-    return discord.utils.utcnow().timestamp()  # discord.py's clock, which tests can move
 
 
 async def may_post(limit: PostingLimit, interaction: discord.Interaction) -> bool:

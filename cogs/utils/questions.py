@@ -16,17 +16,13 @@ from typing import Any
 
 import discord
 
-from cogs.utils.replies import answer, private, refuse, update
+from cogs.utils.replies import answer, now, private, refuse, update
 from i18n import N_, Language, Msg
 
 QUESTION_SECONDS = 60
 NEEDS_MANAGE_SERVER = N_("You need the **Manage Server** permission to do that.")
 ALREADY_ANSWERED = N_("That question was already answered, so this click changed nothing.")
 CANCEL = N_("Cancel")
-
-
-def now() -> float:
-    return discord.utils.utcnow().timestamp()  # the clock discord.py (and tests) use
 
 
 @dataclass(frozen=True)

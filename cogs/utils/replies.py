@@ -38,6 +38,11 @@ def _settle_post(interaction: discord.Interaction, *, posted: bool) -> None:
         settle(posted)
 
 
+def now() -> float:
+    """discord.py's clock, which tests can move: a question's deadline, a post's minute."""
+    return discord.utils.utcnow().timestamp()
+
+
 NOTHING_CHANGED = N_("Something went wrong on my side, and nothing was changed. Please try again.")
 
 
