@@ -1,5 +1,5 @@
 """The schema step that makes the classic board cheap at a big server's scale (issue 34),
-written once for both databases (``data/migrations.py`` and ``data/postgres_migrations.py``
+written once for both databases (``data/sqlite_steps.py`` and ``data/postgres_steps.py``
 each add it as their next version, with their own column types and triggers):
 
 * the classic board's facts move into ``classic_facts``, packed: a row per batch of facts

@@ -25,7 +25,7 @@ from .errors import (
     UniqueViolation,
 )
 from .migrations import Rows
-from .postgres_migrations import MIGRATIONS, SCHEMA_VERSION
+from .postgres_steps import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 

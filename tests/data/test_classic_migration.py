@@ -9,7 +9,7 @@ import engine
 from data import Store
 from data.migrations import MIGRATIONS
 from data.postgres import dialect
-from data.postgres_migrations import MIGRATIONS as POSTGRES_MIGRATIONS
+from data.postgres_steps import MIGRATIONS as POSTGRES_MIGRATIONS
 from engine import Memory
 from tests.conftest import postgres_schema
 
