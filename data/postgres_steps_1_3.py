@@ -116,7 +116,7 @@ EARLY: tuple[tuple[str, ...], ...] = (
         expires_at    DOUBLE PRECISION NOT NULL
     )""",
         # The counters and the learning curve follow the games table in the statement
-        # that changes it, as SQLite's triggers do (see data/migrations.py for the why).
+        # that changes it, as SQLite's triggers do (see data/sqlite_steps_1_6.py for the why).
         """
     CREATE FUNCTION count_a_finished_game() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
@@ -231,7 +231,7 @@ EARLY: tuple[tuple[str, ...], ...] = (
     EXECUTE FUNCTION credit_a_lesson()""",
     ),
     (
-        # as SQLite's version 6: see data/migrations.py
+        # as SQLite's version 6: see data/sqlite_steps_1_6.py
         """
     CREATE TABLE memory_versions (
         guild_id BIGINT PRIMARY KEY,
