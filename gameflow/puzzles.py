@@ -23,30 +23,16 @@ from dataclasses import dataclass
 import engine
 from data import Shards, Store
 from data.games import ROW_IDS
-from data.puzzles import (
-    DAY,
-    SERVER,
-    DailyPuzzle,
-    NewPuzzle,
-    PuzzleRecord,
-    PuzzleStanding,
-    ReviewedGame,
-)
+from data.puzzles import DAY, SERVER, DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark, Memory
-from engine.puzzles import (
-    Value,
-    classify,
-    column_values,
-    cuts_of_game,
-    replied_values,
-    studied_plies,
-)
+from engine.puzzles import Value
 from i18n import N_
 
 from .errors import GameError
 from .game import BOARDS, Game
 from .memories import ServerMemories, known_in
 from .postmortem import PostMortemWorker
+from .puzzle_cuts import bot_of, cut_game, members_of, proven
 from .puzzle_order import preferred
 
 log = logging.getLogger(__name__)
@@ -164,25 +150,6 @@ class Solution:
         return self.line[0] != self.posed.puzzle.answer
 
 
-def member_against_bot(puzzle: PuzzleRecord) -> bool:
-    """Whether the puzzle is a member's position in a game against the bot: its columns'
-    values are read from the facts of every reply to each (the bot's, which its
-    post-mortem valued), not from facts of its own."""
-    return puzzle.player_id is not None and puzzle.other_id is None
-
-
-def proven(puzzle: PuzzleRecord, memory: Memory) -> dict[int, Value] | None:
-    """Every column's value of a puzzle, as the memory proves it now (its draws from the
-    puzzle); ``None`` if it no longer proves this puzzle (a reset forgot it)."""
-    rules = memory.game
-    code = rules.replay(puzzle.moves)[-1] if puzzle.moves else rules.empty
-    value = replied_values if member_against_bot(puzzle) else column_values
-    values = value(rules, code, known_in(memory), puzzle.draws)
-    if values is None or classify(values) != (puzzle.kind, puzzle.answer):
-        return None
-    return values
-
-
 class Puzzles:
     """A server's puzzles: cut, posed, answered, shown and counted."""
 
@@ -238,7 +205,7 @@ class Puzzles:
                 new = []
                 for record in records:
                     new += cut_game(
-                        game, record.id, record.moves, _bot_of(record), _members_of(record),
+                        game, record.id, record.moves, bot_of(record), members_of(record),
                         record.result, record.updated_at, known_in(memory), absent_is_draw=whole,
                         members_absent_is_draw=False,  # widened post-mortems only: exact facts
                     )  # fmt: skip
@@ -454,67 +421,6 @@ class Puzzles:
             return await self._choose(guild_id, SERVER, CLASSIC)
         except TooFewPuzzles:
             return None
-
-
-def cut_game(
-    kind: str,
-    game_id: int,
-    moves: tuple[int, ...],
-    bot: Mark | None,
-    member_playing: Callable[[Mark], int | None],
-    result: str,
-    played_at: float,
-    known: Callable[[int], tuple[str, int | None] | None],
-    *,
-    absent_is_draw: bool,
-    members_absent_is_draw: bool | None = None,
-) -> list[NewPuzzle]:
-    """The puzzles of a game looked back at, as the store keeps them (``bot``: its mark in
-    a game against it; ``member_playing``: the member who plays a mark, ``None`` the bot).
-    In a game against the bot, the member's positions too, valued from the bot's replies
-    (its post-mortem valued every column of each position one move of the member away);
-    ``members_absent_is_draw``: whether a reply without a fact there is a draw (by
-    default as ``absent_is_draw``)."""
-    rules = engine.get_game(kind)
-    moves = list(moves)
-    studied = studied_plies(kind, moves, bot)
-    members = [ply for ply in range(len(moves)) if ply not in set(studied)] if studied else []
-    cuts = cuts_of_game(
-        kind, moves, studied, known, absent_is_draw=absent_is_draw,
-        replied=members if bot is not None else (), replied_absent_is_draw=members_absent_is_draw,
-    )  # fmt: skip
-    codes = [rules.empty, *rules.replay(moves)] if cuts else []
-    return [
-        NewPuzzle(
-            key=rules.key(codes[cut.ply]),
-            moves=tuple(moves[: cut.ply]),
-            kind=cut.kind,
-            answer=cut.answer,
-            draws=cut.draws,
-            game_id=game_id,
-            player_id=member_playing(mover := Mark.X if cut.ply % 2 == 0 else Mark.O),
-            other_id=member_playing(mover.other),
-            found=moves[cut.ply] == cut.answer,
-            beat_bot=bot is not None and result == "player_won",
-            played_at=played_at,
-        )
-        for cut in cuts
-    ]
-
-
-def _bot_of(record: ReviewedGame) -> Mark | None:
-    return Mark[record.bot_mark] if record.opponent_id is None else None
-
-
-def _members_of(record: ReviewedGame) -> Callable[[Mark], int | None]:
-    """Who plays a mark in a stored game: the bot (``None``), the player, or the member
-    who took the bot's side."""
-    bot_side = Mark[record.bot_mark]
-
-    def playing(mark: Mark) -> int | None:
-        return record.player_id if mark is not bot_side else record.opponent_id
-
-    return playing
 
 
 def check_board(game: str) -> None:
