@@ -39,7 +39,9 @@ from engine.postmortem import post_mortem
 from engine.puzzles import classify, column_values, cuts_of_game, studied_plies
 from gameflow import GameService
 from gameflow.game import Game
+from gameflow.memories import known_in
 from gameflow.postmortem import PostMortemWorker
+from gameflow.puzzle_cuts import cut_game
 from gameflow.puzzles import Puzzles
 
 CLASSIC = "connect4-7x6"
@@ -197,6 +199,21 @@ async def stored_games(store: Store, games: list[tuple], copies: int) -> int:
     return stored
 
 
+def longest_cut(games: list[tuple], memory: Memory) -> float:
+    """The CPU of the longest step of the catch-up on the loop's thread: one game's cut,
+    as :meth:`gameflow.puzzles.Puzzles.catch_up` makes it (its facts read from the
+    server's memory, a member's positions only where every reply is proven), in ms."""
+    known, longest = known_in(memory), 0.0
+    for n, (moves, mark, *_rest) in enumerate(games):
+        started = time.thread_time()
+        cut_game(
+            CLASSIC, n, tuple(moves), mark, lambda side, bot=mark: None if side is bot else 100,
+            "player_won", 1.0, known, absent_is_draw=True, members_absent_is_draw=False,
+        )  # fmt: skip
+        longest = max(longest, time.thread_time() - started)
+    return longest * 1000
+
+
 async def posing_costs(
     games: list[tuple], facts_wanted: int, copies: int, asks: int, seed: int, old_copies: int = 10
 ) -> dict:
@@ -271,6 +288,7 @@ async def posing_costs(
             await puzzles.catch_up(GUILD)
             caught_up = time.perf_counter() - started
             catch_up_stall = probe.take_with_cpu()
+        catch_up_step = longest_cut(games, memory)
         puzzle_embed(await puzzles.pose(GUILD, 1), ENGLISH).to_dict()  # the first words said
         rng = random.Random(seed)
         timings, answers, held = [], [], 0.0
@@ -297,6 +315,7 @@ async def posing_costs(
         "old": old,
         "caught_up": caught_up,
         "catch_up_stall": catch_up_stall,
+        "catch_up_step": catch_up_step,
         "facts": facts_held,
         "puzzles": total,
         "p50": percentile(timings, 0.5),
@@ -368,7 +387,8 @@ def print_puzzle_costs(
     print(
         f"going through {r['old']:,} games looked back at before puzzles (once per server): "
         f"{r['caught_up']:.2f} s, longest loop stall meanwhile {r['catch_up_stall'][0]:.1f} ms "
-        f"(the process ran {r['catch_up_stall'][1]:.1f} ms of it)"
+        f"(the process ran {r['catch_up_stall'][1]:.1f} ms of it); its longest step, one game's "
+        f"cut, held the loop's thread {r['catch_up_step']:.1f} ms of CPU"
     )
     print(
         f"posing a puzzle ({r['asks']:,} asked) on a server of {r['facts']:,} facts and "
