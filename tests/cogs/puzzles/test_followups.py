@@ -61,15 +61,11 @@ def follow_prefix(message) -> str:
 
 
 def records(db_path) -> list:
+    """Every puzzle record and every answer kept."""
     with sqlite3.connect(db_path) as db:
-        return (
-            db.execute(
-                "SELECT member_id, solved, tried, streak FROM puzzle_records ORDER BY member_id"
-            ).fetchall()
-            + db.execute(
-                "SELECT member_id, puzzle_id, answer FROM puzzle_tries ORDER BY member_id, puzzle_id"
-            ).fetchall()
-        )
+        kept = db.execute("SELECT member_id, solved, tried, streak FROM puzzle_records")
+        tries = db.execute("SELECT member_id, puzzle_id, answer FROM puzzle_tries")
+        return sorted(kept.fetchall()) + sorted(tries.fetchall())
 
 
 async def short_win(w, db_path):
