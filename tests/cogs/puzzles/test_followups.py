@@ -11,6 +11,7 @@ import sqlite3
 from tests.cogs.puzzles.test_puzzles import (
     BETWEEN_MEMBERS,
     RULES,
+    assert_one_answer,
     beat_the_bot,
     column_button,
     custom_ids,
@@ -80,6 +81,30 @@ async def short_win(w, db_path):
     return message, record
 
 
+def defence_of(step) -> int:
+    """The column a step says the bot defended with (0-based)."""
+    said = step.embeds[0].description.split("🔴 plays column ", 1)[1]
+    return int(said.split(":", 1)[0]) - 1
+
+
+def checked_step(step, code: int, move: int) -> tuple[int, dict, list[int]]:
+    """A step of the line, after the member's column (``code``), checked by the tests'
+    own solver: the defence said is one of its slowest, and the fastest win asked for is
+    its own. The position after the defence, its values and its fastest wins."""
+    assert step.embeds[0].footer.text == NO_RECORD
+    _, defences = best(code)
+    assert defence_of(step) in defences, (defence_of(step), defences)
+    code = RULES.play(code, defence_of(step))
+    values, fastest = best(code)
+    assert values[fastest[0]][0] == "win"
+    moves_left = values[fastest[0]][1] // 2 + 1
+    plural = "s" if moves_left > 1 else ""
+    assert step.embeds[0].title == f"🧩 🟡 to play and win in {moves_left} move{plural}"
+    text = step.embeds[0].description
+    assert f"Your move {move} of 4: find the next winning column." in text
+    return code, values, fastest
+
+
 async def test_a_short_win_is_played_to_its_end_each_step_checked_by_the_oracle(
     world, db_path, new_bot
 ):
@@ -98,20 +123,8 @@ async def test_a_short_win_is_played_to_its_end_each_step_checked_by_the_oracle(
     restarted = False
     while True:
         text = step.embeds[0].description
-        assert step.embeds[0].footer.text == NO_RECORD
-        # the defence played: a slowest one by the tests' own solver
-        _, defences = best(code)
-        said = text.split("🔴 plays column ", 1)[1]
-        defence = int(said.split(":", 1)[0]) - 1
-        assert defence in defences, (defence, defences)
-        code = RULES.play(code, defence)
-        line.append(defence)
-        values, fastest = best(code)
-        assert values[fastest[0]][0] == "win"
-        moves_left = values[fastest[0]][1] // 2 + 1
-        plural = "s" if moves_left > 1 else ""
-        assert step.embeds[0].title == f"🧩 🟡 to play and win in {moves_left} move{plural}"
-        assert f"Your move {len(line) // 2 + 1} of 4: find the next winning column." in text
+        code, values, fastest = checked_step(step, code, (len(line) + 1) // 2 + 1)
+        line.append(defence_of(step))
         columns = open_columns(step)
         assert columns == sorted(values), (columns, values)  # every open column, only those
         for column in columns:  # each one: accepted exactly if the oracle's fastest
@@ -175,6 +188,7 @@ async def test_forged_follow_up_ids_are_refused_privately_and_change_nothing(wor
     message = following.response.message
     record = await stored_puzzle(db_path, puzzle_id(message))
     assert record.moves == tuple(BETWEEN_MEMBERS[:33])  # the short win
+    assert_one_answer(record)
     right = await w.alice.click(message, custom_id=column_button(message, record.answer + 1))
     answered = right.response.message
     unanswered = await posed(db_path, w.bob, w.channel)
@@ -227,13 +241,15 @@ async def test_the_daily_posts_private_answer_plays_on_and_never_edits_the_post(
     (post,) = [m for m in daily.history() if m.embeds]
     record = await stored_puzzle(db_path, puzzle_id(post))
     assert record.moves == tuple(BETWEEN_MEMBERS[:33])  # the short win
+    assert_one_answer(record)
     seen = post.embeds[0].to_dict()
     right = await w.alice.click(post, custom_id=column_button(post, record.answer + 1))
     answered = right.response.message
     assert right.ephemeral and answered.id != post.id
     step = await w.alice.click(answered, custom_id=labelled(answered, PLAY_ON))
     assert step.response.message.id == answered.id
-    assert "Your move 2 of 4" in step.response.message.embeds[0].description
+    code = RULES.replay([*record.moves, record.answer])[-1]
+    checked_step(step.response.message, code, 2)
     # playing on is never on the public post itself (it would edit it)
     forged = await forged_click(w, w.bob, post, f"ttt-puzzle:{record.id}:f")
     assert forged.ephemeral and "not one of mine" in forged.response.content
