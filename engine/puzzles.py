@@ -18,8 +18,9 @@ truthfully where it came from ("@alice found the win here"), and one reply yield
 six such boards that differ by a stone, which would crowd a member's queue with one
 position. :func:`studied_plies` therefore names plies of the game only.
 
-Everything here is a plain function over ints and tuples; :func:`forced_line` calls the
-solver, so the bot runs it in the solver's worker process.
+Everything here is a plain function over ints and tuples; :func:`forced_line` and
+:func:`played_on` (a short win played on to its end, a click at a time) call the solver,
+so the bot runs them in the solver's worker process.
 """
 
 from __future__ import annotations
