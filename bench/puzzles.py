@@ -6,6 +6,8 @@
   its process ran during that stall);
 * **Show me**: a puzzle's solution played out in the solver's worker process, end to end
   (the first one of a new worker includes loading its book, so the worker is warmed first);
+* **playing a short win on**: each click of a member playing it to its end, in the
+  solver's worker (one call a click);
 * **the other boards** (``python -m bench.puzzles --minis``): how many puzzles their
   memories alone would prove, which is why they have none;
 * **how many puzzles a game gives**: of the 7×6 games the bot looks back at, against a
@@ -356,6 +358,48 @@ async def show_me_costs(games: list[tuple]) -> dict:
     }
 
 
+async def follow_up_costs(games: list[tuple]) -> dict:
+    """Each real short win (at most 4 of the winner's moves) played to its end as a member
+    would, a click at a time: one call of the solver's worker per click (the line played
+    again, each position's values and the defences), in a worker of its own (warmed with
+    its book), so that Show me's lines are not in its cache."""
+    from engine.puzzles import fastest_wins
+    from gameflow.puzzle_followups import FOLLOW_MOVES
+
+    worker = PostMortemWorker()
+    cuts = [
+        (moves[: cut.ply], cut.answer)
+        for moves, _mark, _facts, found, _near in games
+        for cut in found
+        if cut.kind == "win"
+    ]
+    timings, played = [], 0
+    try:
+        await worker.played_on(CLASSIC, (), [3])  # the worker and its book, once
+        for moves, answer in cuts:
+            columns = [answer]
+            while True:
+                started = time.perf_counter()
+                steps = await worker.played_on(CLASSIC, tuple(moves), columns)
+                timings.append(time.perf_counter() - started)
+                if len(columns) == 1 and steps[0][0][answer][1] >= 2 * FOLLOW_MOVES - 1:
+                    timings.pop()  # a long win: not played on
+                    break
+                if len(steps) == len(columns):  # four in a row
+                    played += 1
+                    break
+                columns.append(fastest_wins(steps[-1][0])[0])
+    finally:
+        worker.close()
+    return {
+        "count": played,
+        "clicks": len(timings),
+        "p50": percentile(timings, 0.5),
+        "p99": percentile(timings, 0.99),
+        "max": max(timings) * 1000,
+    }
+
+
 def print_puzzle_costs(
     games: int = 60, facts: int = 200_000, copies: int = 40, asks: int = 4000, seed: int = 1
 ) -> None:
@@ -405,6 +449,12 @@ def print_puzzle_costs(
     print(
         f"Show me, in the solver's worker ({s['count']} puzzles, lines of {s['plies']:.1f} "
         f"plies on average): p50 {s['p50']:.0f} ms, p99 {s['p99']:.0f} ms, max {s['max']:.0f} ms"
+    )
+    f = asyncio.run(follow_up_costs(bot_games + member_games))
+    print(
+        f"playing a short win on, a click in the solver's worker ({f['count']} short wins "
+        f"played to the end, {f['clicks']} clicks): p50 {f['p50']:.0f} ms, p99 "
+        f"{f['p99']:.0f} ms, max {f['max']:.0f} ms"
     )
     print(
         "targets: posing and answering p99 <= 20 ms and no loop stall over 20 ms; Show me "

@@ -18,8 +18,9 @@ truthfully where it came from ("@alice found the win here"), and one reply yield
 six such boards that differ by a stone, which would crowd a member's queue with one
 position. :func:`studied_plies` therefore names plies of the game only.
 
-Everything here is a plain function over ints and tuples; :func:`forced_line` calls the
-solver, so the bot runs it in the solver's worker process.
+Everything here is a plain function over ints and tuples; :func:`forced_line` and
+:func:`played_on` (a short win played on to its end, a click at a time) call the solver,
+so the bot runs them in the solver's worker process.
 """
 
 from __future__ import annotations
@@ -200,12 +201,56 @@ def forced_line(game: str | Game, moves: list[int], answer: int) -> list[int]:
     game = get_game(game)
     code = game.play(game.replay(moves)[-1] if moves else game.empty, answer)
     line = [answer]
-    centre = {column: rank for rank, column in enumerate(game.order)}
     while game.moves(code) is not None:
-        best = min(solver.best_columns(code), key=centre.__getitem__)
+        best = perfect_column(game, code)
         line.append(best)
         code = game.play(code, best)
     return line
+
+
+def perfect_column(game: Game, code: int) -> int:
+    """The column perfect play drops in ``code`` (the fastest win, else a draw, else the
+    slowest loss), the centre first among equals. Calls the solver."""
+    return min(solver.best_columns(code), key=game.order.index)
+
+
+# a puzzle played on, a step of it: every open column's value for the player to move
+# (:func:`engine.solver.score_all`), and the defence against the column played there
+# (``None`` where that column ended the game, did not win as fast as possible, or was not
+# played yet)
+PlayedStep = tuple[dict[int, solver.Score], int | None]
+
+
+def fastest_wins(values: dict[int, solver.Score]) -> list[int]:
+    """The columns that win as fast as possible (several where two threats both do), of
+    every column's value (:func:`engine.solver.score_all`)."""
+    wins = {column: value[1] for column, value in values.items() if value and value[0] == WIN}
+    return sorted(column for column, plies in wins.items() if plies == min(wins.values()))
+
+
+def played_on(game: str | Game, moves: list[int], columns: list[int]) -> list[PlayedStep]:
+    """A win puzzle after ``moves`` played on by its solver: the ``columns`` of the player
+    to move (the answer first), each answered by the loser's slowest defence (as in
+    :func:`forced_line`). A step per position where that player is to move, up to the one
+    after their last column; it stops early at a column not open, or at one that ends the
+    game or does not win as fast as possible (its step has no defence). Calls the
+    solver: run it in the solver's worker process."""
+    game = get_game(game)
+    code = game.replay(moves)[-1] if moves else game.empty
+    steps: list[PlayedStep] = []
+    for column in [*columns, None]:
+        values = solver.score_all(code)
+        if column is None or column not in fastest_wins(values):
+            steps.append((values, None))
+            break
+        code = game.play(code, column)
+        if game.moves(code) is None:  # four in a row
+            steps.append((values, None))
+            break
+        reply = perfect_column(game, code)
+        steps.append((values, reply))
+        code = game.play(code, reply)
+    return steps
 
 
 __all__ = [
@@ -218,7 +263,10 @@ __all__ = [
     "classify",
     "column_values",
     "cuts_of_game",
+    "fastest_wins",
     "forced_line",
+    "perfect_column",
+    "played_on",
     "replied_values",
     "studied_plies",
 ]

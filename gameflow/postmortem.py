@@ -54,6 +54,13 @@ def _forced_line(game: str, moves: list[int], answer: int) -> list[int]:
     return forced_line(game, moves, answer)
 
 
+def _played_on(game: str, moves: list[int], columns: list[int]) -> list:
+    """In the worker: a win puzzle played on (:func:`engine.puzzles.played_on`)."""
+    from engine.puzzles import played_on
+
+    return played_on(game, moves, columns)
+
+
 def solver_switched_on() -> bool:
     """Whether this bot may use the solver: bitbully importable, and not switched off."""
     return os.environ.get(SOLVER_SWITCH, "").lower() != "off" and solver.solver_available()
@@ -87,6 +94,12 @@ class PostMortemWorker:
         end, in the worker (under the same time limit as a post-mortem). Raises
         :class:`WorkerGone` if the process died meanwhile."""
         return await self._run(_forced_line, game, list(moves), answer)
+
+    async def played_on(self, game: str, moves: tuple[int, ...], columns: list[int]) -> list:
+        """A win puzzle after ``moves`` played on with the member's ``columns``: each
+        position's values and the slowest defences (:func:`engine.puzzles.played_on`),
+        in the worker. Raises :class:`WorkerGone` if the process died meanwhile."""
+        return await self._run(_played_on, game, list(moves), list(columns))
 
     async def _run(self, work, *args):
         """``work(*args)`` in the worker process, one at a time, within :attr:`seconds`."""

@@ -33,6 +33,7 @@ from .game import BOARDS, Game
 from .memories import ServerMemories, known_in
 from .postmortem import PostMortemWorker
 from .puzzle_cuts import bot_of, cut_game, members_of, proven
+from .puzzle_followups import BUSY, NOT_PLAYED_ON, FollowUp, followed, plays_on
 from .puzzle_order import preferred
 
 log = logging.getLogger(__name__)
@@ -295,6 +296,11 @@ class Puzzles:
     async def retry(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         """The puzzle again, for a member it was posed to (or the server posted) who
         answered it: Try again (only the first answer counts)."""
+        return await self._answered(place, member_id, puzzle_id)
+
+    async def _answered(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+        """The puzzle, for a member who answered it (posed to them, or posted for
+        everyone): Try again, Show me and playing on come after the answer."""
         posed = await self.posed(place, puzzle_id)
         asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
         if not asked.answered:
@@ -326,10 +332,7 @@ class Puzzles:
         answered it: worked out in the solver's worker the first time, then kept with the
         puzzle. With another ``column`` than the answer: why it does not work (that
         column, then the fastest win against it), kept a while in this process."""
-        posed = await self.posed(place, puzzle_id)
-        asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
-        if not asked.answered:
-            raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
+        posed = await self._answered(place, member_id, puzzle_id)
         first = posed.puzzle.answer if column is None else column
         if first not in posed.values:
             raise GameError(NOT_A_COLUMN)
@@ -354,6 +357,26 @@ class Puzzles:
                 while len(self._lines) > KEPT_LINES:
                     self._lines.pop(next(iter(self._lines)))
         return Solution(posed, line, max(0, min(step, len(line))))
+
+    async def play_on(
+        self, place: int, member_id: int, puzzle_id: int, columns: tuple[int, ...]
+    ) -> FollowUp:
+        """A short win played on (:mod:`gameflow.puzzle_followups`), for a member who
+        answered it: its answer, then the member's ``columns`` (0-based), each answered by
+        the slowest defence, in the solver's worker (one call). Changes no record."""
+        posed = await self._answered(place, member_id, puzzle_id)
+        if not plays_on(posed):
+            raise GameError(NOT_PLAYED_ON)
+        if not self.worker.available:
+            raise GameError(NO_SOLVER)
+        puzzle = posed.puzzle
+        played = [puzzle.answer, *columns]
+        try:
+            steps = await self.worker.played_on(puzzle.game, puzzle.moves, played)
+        except Exception:
+            log.warning("could not play puzzle %s on", puzzle_id, exc_info=True)
+            raise GameError(BUSY) from None
+        return followed(posed, columns, steps)
 
     # --- records ------------------------------------------------------------------
     async def standings(

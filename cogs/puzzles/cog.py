@@ -17,6 +17,7 @@ import re
 import discord
 from discord.ext import commands, tasks
 
+from cogs.puzzles.followups import follow_embed, follow_view
 from cogs.puzzles.render import (
     PUZZLE_CLICK,
     answer_embed,
@@ -38,6 +39,7 @@ from data.puzzles import DAY
 from gameflow import GameError, GameService
 from gameflow.errors import StoreUnavailableError
 from gameflow.places import is_own_bot
+from gameflow.puzzle_followups import plays_on
 from gameflow.puzzles import CLASSIC, TooFewPuzzles, check_board
 from i18n import N_, language
 
@@ -168,6 +170,8 @@ class PuzzleDesk(commands.Cog):
             await self._retry(interaction, puzzle_id)
         elif what == "h" and not number:
             await self._hint(interaction, puzzle_id)
+        elif what == "f":  # a short win played on: the member's columns after the answer
+            await self._play_on(interaction, puzzle_id, tuple(int(c) - 1 for c in number))
         else:  # a forged id: no such button
             await refuse(interaction, NOT_A_BUTTON)
 
@@ -194,6 +198,7 @@ class PuzzleDesk(commands.Cog):
                 answered.posed.puzzle,
                 right=answered.right,
                 wrong=column,
+                play_on=self.puzzles.solver and plays_on(answered.posed),
             ),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
@@ -221,6 +226,24 @@ class PuzzleDesk(commands.Cog):
             lang = private(interaction)
             await update(
                 interaction, embed=solution_embed(shown, lang), view=solution_view(shown, lang)
+            )
+
+    async def _play_on(
+        self, interaction: discord.Interaction, puzzle_id: int, columns: tuple[int, ...]
+    ) -> None:
+        """A step of a short win played on to its end (worked out in the solver's worker;
+        no record changes): the private message shows it."""
+        shown = await in_time(
+            interaction,
+            self.puzzles.play_on(place(interaction), interaction.user.id, puzzle_id, columns),
+        )
+        if shown is not None:
+            lang = private(interaction)
+            await update(
+                interaction,
+                embed=follow_embed(shown, lang),
+                view=follow_view(shown, self.puzzles.solver, lang),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
 
     async def _next(self, interaction: discord.Interaction, puzzle_id: int) -> None:

@@ -6,8 +6,9 @@ Every button names its puzzle, so a puzzle keeps working after a restart:
 ``ttt-puzzle:<puzzle>:<what><number><how>``, ``what`` being ``c`` (a private puzzle's
 column, 1-based), ``d`` (the daily post's column), ``s`` (the solution at a step, ``how``
 the button that shows it), ``n`` (the next puzzle), ``r`` (Try again, after a wrong
-answer), ``h`` (the puzzle's one hint) or ``w`` (why a wrong column does not work: the
-column, 1-based, then the step, as ``s``'s).
+answer), ``h`` (the puzzle's one hint), ``w`` (why a wrong column does not work: the
+column, 1-based, then the step, as ``s``'s) or ``f`` (a short win played on: the member's
+columns after the answer, 1-based; see :mod:`cogs.puzzles.followups`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
 PUZZLE_CLICK = re.compile(
-    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnrhw])(?P<number>[0-9]{0,3})"
+    r"ttt-puzzle:(?P<puzzle>[0-9]{1,19}):(?P<what>[cdsnrhwf])(?P<number>[0-9]{0,3})"
     r"(?P<how>first|back|next|last|)"
 )
 RIGHT_COLOUR, WRONG_COLOUR = 0x57F287, 0xED4245
@@ -267,11 +268,15 @@ def answer_view(
     *,
     right: bool = True,
     wrong: int | None = None,
+    play_on: bool = False,
 ) -> BoardView:
-    """Try again (after a wrong answer), Show me (where the solver is installed), the game
-    it came from (its replay, opened at the puzzle's move: after the right answer, which
-    the game may show) and Next puzzle."""
+    """Try again (after a wrong answer), Play it to the end (``play_on``: a right answer
+    to a short win), Show me (where the solver is installed), the game it came from (its
+    replay, opened at the puzzle's move: after the right answer, which the game may show)
+    and Next puzzle."""
     buttons = []
+    if play_on and right:
+        buttons.append(_button(follow_id(puzzle_id, ()), lang.t("Play it to the end"), "⏩"))
     if not right:
         buttons.append(_button(f"ttt-puzzle:{puzzle_id}:r", lang.t("Try again"), "↩️"))
     if solver and not right and wrong is not None:  # the column given, and its refutation
@@ -284,6 +289,11 @@ def answer_view(
         buttons.append(_button(replay, lang.t("The game"), "🎞️"))
     buttons.append(_button(f"ttt-puzzle:{puzzle_id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])
+
+
+def follow_id(puzzle_id: int, columns: tuple[int, ...]) -> str:
+    """A short win's step played on: the member's ``columns`` after the answer (0-based)."""
+    return f"ttt-puzzle:{puzzle_id}:f" + "".join(str(column + 1) for column in columns)
 
 
 def _button(custom_id: str, label: str, emoji: str, *, disabled: bool = False) -> dict:

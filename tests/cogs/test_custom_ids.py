@@ -21,7 +21,8 @@ The custom ids the bot writes today (``custom_id`` and the DynamicItem templates
 * ``ttt-history``: the history's menu (the value is the game);
 * ``ttt-puzzle:<puzzle>:<what><number><how>``: a private puzzle's column (``c<column>``),
   the daily post's column (``d<column>``), Show me and the solution's steps
-  (``s<step>`` and ``s<step>first|back|next|last``), Next puzzle (``n``);
+  (``s<step>`` and ``s<step>first|back|next|last``), Next puzzle (``n``), a short win
+  played on (``f<columns>``: the member's columns after the answer, 1-based);
 * ``ttt-challenge:<challenge>:<answer>``: an invitation's Accept, Decline and Withdraw
   (``accept``, ``decline``, ``withdraw``; the challenger's ``decline`` withdraws, as on
   invitations posted before Withdraw had a button);
@@ -186,8 +187,20 @@ async def test_a_puzzles_column_show_me_steps_next_and_daily_ids(world, db_path,
         solution = (await w.bob.click(solution, custom_id=custom_id)).response.message
         assert says in solution.embeds[0].description, custom_id
     following = await w.bob.click(solution, custom_id=f"ttt-puzzle:{puzzle}:n")
-    # the game's other puzzle: the member's own winning move
+    # the game's other puzzle: the member's own winning move, a short win played on to its
+    # end (``f`` and the member's columns after the answer)
     assert "found the win here" in following.response.embeds[0].description
+    other = puzzle_id(following.response.message)
+    step = await w.bob.click(following.response.message, custom_id=f"ttt-puzzle:{other}:c1")
+    await w.env.restart_bot(new_bot())
+    for custom_id, says in [
+        (f"ttt-puzzle:{other}:f", "🔴 plays column 5: the longest defence."),
+        (f"ttt-puzzle:{other}:f6", "column 6 still wins, but in 2 moves"),
+        (f"ttt-puzzle:{other}:f", "Your move 2 of 2: find the next winning column."),
+        (f"ttt-puzzle:{other}:f1", "✅ Solved to the end: four in a row."),
+    ]:
+        step = await w.bob.click(step.response.message, custom_id=custom_id)
+        assert says in step.response.message.embeds[0].description, custom_id
     await w.env.advance_time(61)  # the daily round
     (post,) = [m for m in daily.history() if m.embeds]
     answered = await w.alice.click(post, custom_id=f"ttt-puzzle:{puzzle}:d1")

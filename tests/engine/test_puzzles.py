@@ -82,3 +82,36 @@ def test_a_members_positions_are_valued_from_the_bots_replies_as_the_oracle_says
         oracle = column_values(RULES.spell(befores[cut.ply]))
         wins = [c for c, v in oracle.items() if v is not None and v[0] == "win"]
         assert wins == [cut.answer] if cut.kind == "win" else not wins
+
+
+# 🔴 to move, two threats: columns 3 and 6 each win in 2 moves, column 2 in 3, column 1
+# in 6; column 7 loses (columns 4 and 5 are full). Found by random play; 30 stones.
+TWO_THREATS = [4, 6, 2, 4, 0, 0, 3, 2, 3, 4, 3, 5, 6, 1, 2, 3, 4, 1, 3, 6, 4, 4, 5, 0, 2]
+TWO_THREATS += [5, 0, 6, 3, 5]
+
+
+def test_a_line_played_on_accepts_exactly_the_fastest_wins_and_defends_slowest():
+    """Each column of a position played on: its values are the oracle's, only the
+    fastest wins go on (both threats), each answered by one of the oracle's slowest
+    defences; a slower win, or a loss, stops there."""
+    from engine.puzzles import fastest_wins, played_on
+
+    code = RULES.replay(TWO_THREATS)[-1]
+    oracle = column_values(RULES.spell(code))
+    assert fastest_wins(oracle) == [2, 5] and oracle[1] == ("win", 4)
+    for column in oracle:
+        steps = played_on(RULES, TWO_THREATS, [column])
+        values, reply = steps[0]
+        assert values == oracle
+        if column not in (2, 5):
+            assert steps == [(oracle, None)], column
+            continue
+        after = RULES.play(code, column)
+        defences = column_values(RULES.spell(after))
+        assert _rank(defences[reply]) == max(map(_rank, defences.values())), (reply, defences)
+        ahead = column_values(RULES.spell(RULES.play(after, reply)))
+        assert len(steps) == 2 and steps[1] == (ahead, None)
+        # the next fastest win ends it: four in a row, no defence
+        (last,) = fastest_wins(ahead)[:1]
+        done = played_on(RULES, TWO_THREATS, [column, last])
+        assert done[1] == (ahead, None) and len(done) == 2 and ahead[last] == ("win", 0)

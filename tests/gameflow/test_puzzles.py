@@ -154,3 +154,51 @@ def test_a_games_puzzles_are_spread_apart_and_never_given_away_by_the_last():
     assert preferred([a2], a3) == []  # a3's board shows a2's answer
     forgotten = _record(6, None, line[:6], line[6])  # its game deleted: known by its moves
     assert preferred([forgotten, b2], a1)[0] == b2
+
+
+async def test_a_short_win_is_played_on_in_the_worker_and_changes_no_record(service):
+    """Alice's own win, a move after the bot's miss (a win in 2 of her moves), played on
+    by bob once he answered it: the bot's defence and the next winning column, each as the
+    tests' own solver says; a slower win is wrong; a line no button offers is refused;
+    the hold is not played on; no record changes."""
+    from gameflow import GameError
+    from gameflow.puzzle_followups import OFF_THE_LINE
+
+    puzzles = service.puzzles
+    await beaten(service)
+    hold = await puzzles.pose(GUILD, BOB)
+    won = await puzzles.pose(GUILD, BOB)
+    assert (hold.puzzle.kind, won.puzzle.kind) == ("hold", "win")
+    with pytest.raises(GameError) as unanswered:
+        await puzzles.play_on(GUILD, BOB, won.puzzle.id, ())
+    assert "Give your answer first" in unanswered.value.message.text
+    await puzzles.answer(GUILD, BOB, hold.puzzle.id, 0)
+    await puzzles.answer(GUILD, BOB, won.puzzle.id, 0)
+    before = await puzzles.standings(GUILD, BOB)
+    with pytest.raises(GameError) as hold_refused:
+        await puzzles.play_on(GUILD, BOB, hold.puzzle.id, ())
+    assert "Only a short win" in hold_refused.value.message.text
+    code = RULES.replay(list(won.puzzle.moves))[-1]
+    step = await puzzles.play_on(GUILD, BOB, won.puzzle.id, ())
+    assert step.right and not step.finished and step.move == 2
+    after = RULES.play(code, 0)
+    defences = column_values(RULES.spell(after))
+    slowest = max(v[1] for v in defences.values())  # every reply loses: the slowest
+    assert defences[step.line[1]] == ("loss", slowest)
+    ahead = column_values(RULES.spell(RULES.play(after, step.line[1])))
+    assert {c: None if v[0] == "draw" else v for c, v in step.ahead.items()} == ahead
+    wins = {c: v[1] for c, v in ahead.items() if v and v[0] == "win"}
+    (fastest,) = [c for c, plies in wins.items() if plies == min(wins.values())]
+    slower = next(c for c, plies in wins.items() if plies > min(wins.values()))
+    wrong = await puzzles.play_on(GUILD, BOB, won.puzzle.id, (slower,))
+    assert not wrong.right and wrong.ahead is None and wrong.given == slower
+    end = await puzzles.play_on(GUILD, BOB, won.puzzle.id, (fastest,))
+    assert end.finished and RULES.winner(end.code)
+    for forged in ((fastest, 0), (slower, fastest), (2,), (9,), (-1,)):
+        with pytest.raises(GameError) as refused:
+            await puzzles.play_on(GUILD, BOB, won.puzzle.id, forged)
+        assert refused.value.message.text == OFF_THE_LINE.text, forged
+    with pytest.raises(GameError) as other:  # alice was never posed it
+        await puzzles.play_on(GUILD, ALICE, won.puzzle.id, ())
+    assert "not given to you" in other.value.message.text
+    assert await puzzles.standings(GUILD, BOB) == before
