@@ -405,4 +405,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # the time a post takes, was cut short (a kill, a failed send) and is resumed
         "ALTER TABLE daily_puzzles ADD COLUMN claimed_at REAL NOT NULL DEFAULT 0",
     ),
+    (
+        # Puzzle ratings (data/ratings.py): each puzzle's, kept with it, and how far it
+        # looks (its prior's distance: NULL for a puzzle cut before), its first answers
+        # counted (what an answer's update was computed from), and posing near a member's
+        # rating off an index. The numbers are engine.ratings.puzzle_prior(kind, None) as
+        # shipped: a win 1500 ± 350, a hold 1700 ± 350, in hundredths.
+        "ALTER TABLE puzzles ADD COLUMN plies INTEGER",
+        "ALTER TABLE puzzles ADD COLUMN mu INTEGER NOT NULL DEFAULT 150000",
+        "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 35000",
+        "ALTER TABLE puzzles ADD COLUMN answers INTEGER NOT NULL DEFAULT 0",
+        "UPDATE puzzles SET mu = 170000 WHERE kind = 'hold'",
+        "CREATE INDEX puzzles_by_rating ON puzzles (guild_id, game, mu, id)",
+        # the order first answers counted in (the server's tried count then), for a
+        # rebuild; NULL for those given before puzzle ratings (a rebuild replays them
+        # first, by when they were posed)
+        "ALTER TABLE puzzle_tries ADD COLUMN ordinal INTEGER",
+    ),
 )
