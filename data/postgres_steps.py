@@ -172,7 +172,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # SQLite's version 14: puzzle ratings
         "ALTER TABLE puzzles ADD COLUMN plies INTEGER",
         "ALTER TABLE puzzles ADD COLUMN mu INTEGER NOT NULL DEFAULT 150000",
-        "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 35000",
+        "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 25000",
         "ALTER TABLE puzzles ADD COLUMN answers INTEGER NOT NULL DEFAULT 0",
         "UPDATE puzzles SET mu = 170000 WHERE kind = 'hold'",
         "CREATE INDEX puzzles_by_rating ON puzzles (guild_id, game, mu, id)",

@@ -410,10 +410,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # looks (its prior's distance: NULL for a puzzle cut before), its first answers
         # counted (what an answer's update was computed from), and posing near a member's
         # rating off an index. The numbers are engine.ratings.puzzle_prior(kind, None) as
-        # shipped: a win 1500 ± 350, a hold 1700 ± 350, in hundredths.
+        # shipped: a win 1500 ± 250, a hold 1700 ± 250, in hundredths.
         "ALTER TABLE puzzles ADD COLUMN plies INTEGER",
         "ALTER TABLE puzzles ADD COLUMN mu INTEGER NOT NULL DEFAULT 150000",
-        "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 35000",
+        "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 25000",
         "ALTER TABLE puzzles ADD COLUMN answers INTEGER NOT NULL DEFAULT 0",
         "UPDATE puzzles SET mu = 170000 WHERE kind = 'hold'",
         "CREATE INDEX puzzles_by_rating ON puzzles (guild_id, game, mu, id)",

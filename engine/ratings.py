@@ -97,9 +97,13 @@ def rate(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
 # member's first answer to it is a game between them): a win in 3 moves starts where a
 # new member does, each move further looks one hundred points harder, and a hold (the only
 # column that does not lose) two moves' worth harder than a win against a threat as near
-# (it asks to see every other column's loss). A judgment, not a measurement: the
-# starting uncertainty (± 350) lets the first answers move it most.
+# (it asks to see every other column's loss). A judgment, not a measurement, held as
+# one: ± 200 (puzzles of one kind and distance differ about that much), ± 250 for a
+# puzzle whose distance is not known. Not a new player's ± 350: a member learns their
+# own rating from answers to puzzles, and against puzzles as unsure as they are it took
+# 130 first answers to be established (44 at ± 200; 19 against established puzzles).
 WIN_MOVES_AT_START, POINTS_A_MOVE, HOLD_EXTRA = 3, 100, 200
+PUZZLE_SIGMA, KIND_ONLY_SIGMA = 200.0, 250.0
 # a puzzle cut before puzzle ratings has no distance stored: the usual one of its kind
 USUAL_MOVES = {"win": 3, "hold": 3}
 
@@ -113,4 +117,5 @@ def puzzle_prior(kind: str, plies: int | None) -> Rating:
     else:  # a win: the winner's moves, the answer included; a loss: the winner's
         moves = plies // 2 + 1 if kind == "win" else (plies + 1) // 2
     points = START_MU + POINTS_A_MOVE * (moves - WIN_MOVES_AT_START)
-    return Rating(round((points + (HOLD_EXTRA if kind == "hold" else 0)) * 100), START.sigma)
+    sigma = KIND_ONLY_SIGMA if plies is None else PUZZLE_SIGMA
+    return Rating(round((points + (HOLD_EXTRA if kind == "hold" else 0)) * 100), round(sigma * 100))

@@ -56,10 +56,10 @@ async def test_a_puzzle_starts_from_its_kind_and_distance(store):  # noqa: F811
     win_in_2, win_in_5, hold, old = await puzzles(
         store, puzzle(1, plies=2), puzzle(2, plies=8), puzzle(3, "hold", 3), puzzle(4, plies=None)
     )
-    assert (win_in_2.mu, win_in_2.sigma) == (140000, START.sigma)
+    assert (win_in_2.mu, win_in_2.sigma) == (140000, 20000)
     assert win_in_5.mu == 170000 and hold.mu == 160000 and old.mu == 150000  # hold: in 2
-    assert puzzle_prior("win", 2) == Rating(140000, 35000)
-    assert puzzle_prior("hold", None) == Rating(170000, 35000)  # the migration's numbers
+    assert (old.sigma, puzzle_prior("win", 2)) == (25000, Rating(140000, 20000))
+    assert puzzle_prior("hold", None) == Rating(170000, 25000)  # the migration's numbers
     assert (win_in_2.plies, old.plies, win_in_2.answers) == (2, None, 0)
 
 
@@ -166,8 +166,8 @@ async def test_an_old_database_gains_puzzle_ratings_by_its_kind(tmp_path):
         assert SCHEMA_VERSION == 14
         old = await upgraded.fresh_puzzles(GUILD, CLASSIC, 0, 10)
         assert sorted((p.kind, p.mu, p.sigma, p.answers, p.plies) for p in old) == [
-            ("hold", 170000, 35000, 0, None),
-            ("win", 150000, 35000, 0, None),
+            ("hold", 170000, 25000, 0, None),
+            ("win", 150000, 25000, 0, None),
         ]
         assert await upgraded.puzzle_rating(GUILD, ALICE) is None  # unrated until a rebuild
         assert await rebuild_puzzles(upgraded) == {(GUILD, CLASSIC): 1}
