@@ -286,10 +286,14 @@ class RatingQueries:
         await self._write(statements)
 
     # --- a rebuild of puzzle ratings ---------------------------------------------------
-    async def puzzle_places(self) -> list[tuple[int, str]]:
-        """Every place and board with puzzles."""
+    async def puzzle_places(self) -> tuple[list[tuple[int, str]], set[int]]:
+        """Every place and board with puzzles, and every place with members' puzzle
+        ratings (one whose puzzles were all dropped has none to keep)."""
         rows = await self._fetch("SELECT DISTINCT guild_id, game FROM puzzles ORDER BY 1, 2")
-        return [tuple(row) for row in rows]
+        rated = await self._fetch(
+            "SELECT DISTINCT guild_id FROM ratings WHERE board = ?", (PUZZLES,)
+        )
+        return [tuple(row) for row in rows], {guild_id for (guild_id,) in rated}
 
     async def puzzle_priors(self, guild_id: int, game: str) -> list[tuple[int, str, int | None]]:
         """A place's puzzles as a rebuild starts them: ``(id, kind, plies)``."""
@@ -314,7 +318,6 @@ class RatingQueries:
     async def replace_puzzle_ratings(
         self,
         guild_id: int,
-        game: str,
         puzzles: dict[int, tuple[int, int, int]],
         members: dict[int, tuple[int, int]],
     ) -> None:

@@ -261,9 +261,12 @@ async def rebuild_puzzles(store: Store) -> dict[tuple[int, str], int]:
     """Recompute every puzzle rating from the stored first answers; return how many
     members each place's puzzles rate."""
     done = {}
-    for guild_id, game in await store.puzzle_places():
+    places, rated = await store.puzzle_places()
+    for guild_id, game in places:
         priors = await store.puzzle_priors(guild_id, game)
         puzzles, members = replay_puzzles(priors, await store.first_answers(guild_id, game))
-        await store.replace_puzzle_ratings(guild_id, game, puzzles, members)
+        await store.replace_puzzle_ratings(guild_id, puzzles, members)
         done[guild_id, game] = len(members)
+    for guild_id in rated - {guild_id for guild_id, _ in places}:  # no puzzle left
+        await store.replace_puzzle_ratings(guild_id, {}, {})
     return done

@@ -108,7 +108,12 @@ async def test_a_rebuild_gives_the_same_numbers(store):  # noqa: F811
         record = await store.puzzle(records[(n * 2) % 6].id)
         await answer(store, record, member, column=(record.answer + n % 2) % 7)
     await answer(store, other, ALICE)
+    gone = (await puzzles(store, puzzle(5), guild=3))[0]  # all of a place's puzzles dropped
+    await answer(store, gone, BOB)
+    await store.drop_puzzles([gone.id])
+    assert await store.puzzle_rating(3, BOB) is not None
     live = await snapshot(store)
+    live = ([row for row in live[0] if row[0] != 3], live[1])
     await store._write([("UPDATE puzzles SET mu = 1, sigma = 1, answers = 0", ())])
     await store._write([("DELETE FROM ratings", ())])
     done = await rebuild_puzzles(store)
