@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 
-from data import Store
-from gameflow.ratings import rebuild_puzzles
 from tests.cogs.puzzles.test_puzzles import (
     beat_the_bot,
     column_button,
@@ -22,6 +20,7 @@ from tests.cogs.puzzles.test_puzzles import (
     stored_puzzle,
     yes_id,
 )
+from tests.test_terminal import terminal
 
 PUZZLES = 4  # data.ratings.PUZZLES: the members' puzzle ratings' board
 
@@ -101,13 +100,14 @@ async def test_first_answers_move_both_ratings_and_second_answers_change_nothing
     line = change_line(hinted.response.message.embeds[0].description)
     assert line is not None and line.startswith("Your puzzle rating: −")
     assert (await stored_puzzle(db_path, record.id)).mu > record.mu
-    # a rebuild from the stored first answers gives the same numbers
+    # a rebuild from the stored first answers gives the same numbers: the terminal's
     live = everything(db_path)
-    store = await Store.open(db_path)
-    try:
-        await rebuild_puzzles(store)
-    finally:
-        await store.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE puzzles SET mu = 1, sigma = 1, answers = 0")
+        db.execute("DELETE FROM ratings WHERE board = ?", (PUZZLES,))
+    code, out, err = terminal(db_path.parent, "ratings", "--rebuild")
+    assert code == 0, err
+    assert "Rebuilt 2 puzzle ratings of members, and their puzzles', in 1 place." in out
     assert everything(db_path) == live
 
 
