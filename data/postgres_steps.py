@@ -15,6 +15,7 @@ from .classic_schema import (
     packed_facts_sql,
 )
 from .postgres_steps_1_3 import EARLY
+from .sqlite_steps import PUZZLE_RATINGS
 
 # Each entry moves the schema from version i to i + 1, in one transaction. Append only.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -168,16 +169,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # SQLite's version 13: when a day's daily post was claimed
         "ALTER TABLE daily_puzzles ADD COLUMN claimed_at DOUBLE PRECISION NOT NULL DEFAULT 0",
     ),
-    (
-        # SQLite's version 14: puzzle ratings
-        "ALTER TABLE puzzles ADD COLUMN plies INTEGER",
-        "ALTER TABLE puzzles ADD COLUMN mu INTEGER NOT NULL DEFAULT 150000",
-        "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 25000",
-        "ALTER TABLE puzzles ADD COLUMN answers INTEGER NOT NULL DEFAULT 0",
-        "UPDATE puzzles SET mu = 170000 WHERE kind = 'hold'",
-        "CREATE INDEX puzzles_by_rating ON puzzles (guild_id, game, mu, id)",
-        "ALTER TABLE puzzle_tries ADD COLUMN ordinal INTEGER",
-    ),
+    PUZZLE_RATINGS,  # SQLite's version 14: puzzle ratings, the same SQL
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
