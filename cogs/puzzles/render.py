@@ -151,12 +151,13 @@ def hint_text(posed: Posed, lang: Language) -> str:
 
 
 def daily_embed(posed: Posed, solved: int, tried: int, lang: Language = ENGLISH) -> discord.Embed:
-    """The daily post, with how many solved it so far."""
+    """The daily post, with how many solved it so far (and its rating, as it moves)."""
     puzzle = posed.puzzle
     lines = [
         _board(puzzle, posed.code, _last(puzzle)),
         "",
         source_text(puzzle, lang),
+        puzzle_rating_text(puzzle_rating_of(puzzle), lang),
         lang.say(DAILY_ASK),
     ]
     embed = discord.Embed(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from tests.cogs.conftest import message_by_id
 from tests.cogs.puzzles.test_puzzles import (
     beat_the_bot,
     column_button,
@@ -116,6 +117,8 @@ async def test_the_daily_posts_answers_count_each_members_first(world, db_path):
     daily = await daily_set_up(w)
     await w.env.advance_time(61)
     (post,) = daily_posts(daily)
+    record = await stored_puzzle(db_path, puzzle_id(post))
+    assert f"This puzzle's rating: {points(record.mu)}?" in post.embeds[0].description
     right = await w.bob.click(post, custom_id=column_button(post, 1))
     assert right.ephemeral
     assert change_line(right.response.message.embeds[0].description).startswith(
@@ -129,8 +132,11 @@ async def test_the_daily_posts_answers_count_each_members_first(world, db_path):
     assert change_line(wrong.response.message.embeds[0].description).startswith(
         "Your puzzle rating: −"
     )
-    (_, _, _, answers), *_ = everything(db_path)[1]
+    (_, mu, _, answers), *_ = everything(db_path)[1]
     assert answers == 2
+    await w.env.advance_time(3)  # the post's count, and its rating, brought up to date
+    post = message_by_id(daily, post.id)
+    assert f"This puzzle's rating: {points(mu)}?" in post.embeds[0].description
 
 
 async def test_an_established_member_is_posed_the_puzzle_nearest_their_rating(world, db_path):
