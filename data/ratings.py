@@ -154,11 +154,11 @@ class RatingQueries:
         return (await self._board_ratings(guild_id, PUZZLES, [member_id])).get(member_id)
 
     async def near_puzzles(
-        self, guild_id: int, game: str, member_id: int, mu: int, limit: int
+        self, guild_id: int, game: str, member_id: int, limit: int, *, mu: int
     ) -> list[PuzzleRecord]:
         """The ``limit`` puzzles ``member_id`` was never posed whose ratings are nearest
-        ``mu``: the nearest above and the nearest below, each read off the index by
-        rating, then merged."""
+        ``mu`` (as :meth:`fresh_puzzles` reads the best first): the nearest above and the
+        nearest below, each read off the index by rating, then merged."""
         found = []
         for side, order in ((">=", ""), ("<", " DESC")):
             rows = await self._fetch(

@@ -19,6 +19,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import engine
 from data import Shards, Store
@@ -256,8 +257,7 @@ class Puzzles:
         rating = await member_puzzle_rating(self.store, place, member_id) if member_id else None
         if rating is None or rating.provisional:
             return self.store.fresh_puzzles
-        near = self.store.near_puzzles
-        return lambda place, game, member_id, limit: near(place, game, member_id, rating.mu, limit)
+        return partial(self.store.near_puzzles, mu=rating.mu)
 
     async def _first_proven(
         self,

@@ -124,12 +124,12 @@ async def test_a_rebuild_gives_the_same_numbers(store):  # noqa: F811
 async def test_an_established_member_reads_the_puzzles_nearest_their_rating(store):  # noqa: F811
     records = await puzzles(store, *(puzzle(k, plies=p) for k, p in enumerate((0, 4, 8, 12, 2))))
     by_mu = {p.mu: p.id for p in records}  # 1300, 1500, 1700, 1900, 1400
-    near = await store.near_puzzles(GUILD, CLASSIC, ALICE, 168000, 3)
+    near = await store.near_puzzles(GUILD, CLASSIC, ALICE, 3, mu=168000)
     assert [p.id for p in near] == [by_mu[170000], by_mu[150000], by_mu[190000]]
     await store.pose_puzzle(GUILD, ALICE, by_mu[170000], 1.0)  # met: left out
-    near = await store.near_puzzles(GUILD, CLASSIC, ALICE, 168000, 2)
+    near = await store.near_puzzles(GUILD, CLASSIC, ALICE, 2, mu=168000)
     assert [p.id for p in near] == [by_mu[150000], by_mu[190000]]
-    assert await store.near_puzzles(OTHER, CLASSIC, ALICE, 168000, 2) == []
+    assert await store.near_puzzles(OTHER, CLASSIC, ALICE, 2, mu=168000) == []
 
 
 async def test_forget_me_and_a_servers_deletion_take_puzzle_ratings_away(store):  # noqa: F811
