@@ -217,11 +217,12 @@ async def answer_rated(
 ) -> tuple[bool, RatingChange | None]:
     """Record a member's answer (``solved``: right, without a hint); on their first, the
     puzzle's rating and theirs move in the same transaction. Returns whether it was their
-    first, and their change. Each update is computed from the ratings as read and stored
-    only if they still stand (another answer landed meanwhile: read and computed again),
-    so no answer is lost or counted twice, in one process or several."""
+    first, and their change. Each update is computed from the ratings as read (the
+    puzzle's as ``puzzle`` has it, just read) and stored only if they still stand
+    (another answer landed meanwhile: read and computed again), so no answer is lost or
+    counted twice, in one process or several."""
+    current: PuzzleRecord | None = puzzle
     for _ in range(ANSWER_TRIES):
-        current = await store.puzzle(puzzle.id)
         if current is None:  # dropped meanwhile (a reset): counted as before, unrated
             return await store.answer_puzzle(puzzle, member_id, column, solved, clock()), None
         known = await store.puzzle_rating(puzzle.guild_id, member_id)
@@ -235,7 +236,8 @@ async def answer_rated(
         except StaleGameError:
             if (await store.puzzle_asked(puzzle.guild_id, member_id, puzzle.id)).answered:
                 return False, None  # answered before: nothing moves
-            continue  # a rating moved meanwhile
+            current = await store.puzzle(puzzle.id)  # a rating moved meanwhile
+            continue
         return True, RatingChange(member_id, before, after)
     raise GameError(DATABASE_BUSY)
 
