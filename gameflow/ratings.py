@@ -29,7 +29,7 @@ SCORES = {"player_won": 1.0, "draw": 0.5, "bot_won": 0.0, "opponent_won": 0.0}
 MONTH = 30 * 24 * 3600  # the bot's change is told over this long
 # a first answer's update is computed again this many times at most while others' answers
 # move the same ratings at once (each try that fails saw another one land)
-ANSWER_TRIES = 20
+ANSWER_TRIES = 50
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,3 +182,31 @@ async def test_an_old_database_gains_puzzle_ratings_by_its_kind(tmp_path):
         assert first and change.before.mu > START.mu
     finally:
         await upgraded.close()
+
+
+async def test_two_processes_answering_at_once_lose_no_answer():
+    """Cluster mode: two bots on one PostgreSQL, each its own pool, their members
+    answering the same puzzles at once: every first answer counts once, computed from
+    where the one before left the ratings (a rebuild agrees)."""
+    from tests.conftest import postgres_schema
+
+    async with postgres_schema() as (url, schema):
+        first, second = [await Store.connect(url, schema=schema) for _ in range(2)]
+        try:
+            a, b = await puzzles(first, puzzle(1), puzzle(2))
+            members = range(1000, 1012)
+            await asyncio.gather(
+                *(
+                    answer(first if m % 2 else second, p, m, solved=m % 3 == 0)
+                    for m in members
+                    for p in (a, b)
+                ),
+                answer(first, a, 1000),  # one member's double click, on both bots
+            )
+            live = await snapshot(first)
+            assert {p: n for p, *_, n in live[1]} == {a.id: 12, b.id: 12}
+            await rebuild_puzzles(second)
+            assert await snapshot(first) == live
+        finally:
+            await first.close()
+            await second.close()
