@@ -3,7 +3,9 @@
 * **posing a puzzle** (``/connect4 puzzle``'s game flow and its embed) on a server with
   200,000 7×6 facts and thousands of puzzles: p50, p99 and max, and the longest event-loop
   stall meanwhile (a task that sleeps 2 ms at a time, and how late it wakes, with the CPU
-  its process ran during that stall);
+  its process ran during that stall); half the members asking have an established puzzle
+  rating (between 1,200 and 2,000), so are posed the puzzles nearest it, and their posing
+  is timed apart too; **answering** (checked, counted, both ratings moved);
 * **Show me**: a puzzle's solution played out in the solver's worker process, end to end
   (the first one of a new worker includes loading its book, so the worker is warmed first);
 * **playing a short win on**: each click of a member playing it to its end, in the
@@ -35,6 +37,7 @@ import engine
 from bench._common import StallProbe, percentile
 from data import Store
 from data.puzzles import NewPuzzle
+from data.ratings import PUZZLES
 from engine import Mark, Memory, solver
 from engine.policy import choose_code
 from engine.postmortem import post_mortem
@@ -275,6 +278,7 @@ async def posing_costs(
                         found=p.found,
                         beat_bot=p.beat_bot,
                         played_at=p.played_at + copy,
+                        plies=p.plies,
                     )
                     for p in originals
                 ],
@@ -293,16 +297,30 @@ async def posing_costs(
         catch_up_step = longest_cut(games, memory)
         puzzle_embed(await puzzles.pose(GUILD, 1), ENGLISH).to_dict()  # the first words said
         rng = random.Random(seed)
-        timings, answers, held = [], [], 0.0
+        members = asks // 4
+        established = {2 + m for m in range(0, members, 2)}  # half: posed near their rating
+        await store._write(
+            [
+                (
+                    "INSERT INTO ratings (guild_id, board, player_id, mu, sigma)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (GUILD, PUZZLES, m, rng.randrange(120000, 200000), 8000),
+                )
+                for m in sorted(established)
+            ]
+        )
+        timings, answers, held, near = [], [], 0.0, []
         with StallProbe() as probe:
             probe.take()
             for _ in range(asks):
-                member = 2 + rng.randrange(asks // 4)  # most members pose a few, some many
+                member = 2 + rng.randrange(members)  # most members pose a few, some many
                 started, cpu = time.perf_counter(), time.thread_time()
                 posed = await puzzles.pose(GUILD, member)
                 puzzle_embed(posed, ENGLISH).to_dict()
                 columns_view(posed, "c").to_components()
                 timings.append(time.perf_counter() - started)
+                if member in established:
+                    near.append(timings[-1])
                 held = max(held, time.thread_time() - cpu)
                 await asyncio.sleep(0)
                 started = time.perf_counter()  # the member's answer, checked and counted
@@ -323,6 +341,8 @@ async def posing_costs(
         "p50": percentile(timings, 0.5),
         "p99": percentile(timings, 0.99),
         "max": max(timings) * 1000,
+        "near_p50": percentile(near, 0.5),
+        "near_p99": percentile(near, 0.99),
         "answer_p50": percentile(answers, 0.5),
         "answer_p99": percentile(answers, 0.99),
         "stall": stall,
@@ -442,8 +462,12 @@ def print_puzzle_costs(
         f"{r['held']:.1f} ms"
     )
     print(
-        f"answering it (checked it was posed, counted): p50 {r['answer_p50']:.2f} ms, "
-        f"p99 {r['answer_p99']:.2f} ms"
+        f"of which to members with an established puzzle rating (the nearest first): p50 "
+        f"{r['near_p50']:.2f} ms, p99 {r['near_p99']:.2f} ms"
+    )
+    print(
+        f"answering it (checked it was posed, counted, both ratings moved): p50 "
+        f"{r['answer_p50']:.2f} ms, p99 {r['answer_p99']:.2f} ms"
     )
     s = asyncio.run(show_me_costs(bot_games + member_games))
     print(

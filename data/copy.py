@@ -43,8 +43,8 @@ TABLES: dict[str, str] = {
     " lessons, games_at, wins_at, lessons_at, member_games, member_wins, member_losses,"
     " member_draws, learning_wins",
     "puzzles": "id, guild_id, game, key, moves, kind, answer, draws, game_id, player_id,"
-    " other_id, found, beat_bot, played_at, line",
-    "puzzle_tries": "guild_id, member_id, puzzle_id, posed_at, answer, solved",
+    " other_id, found, beat_bot, played_at, line, plies, mu, sigma, answers",
+    "puzzle_tries": "guild_id, member_id, puzzle_id, posed_at, answer, solved, ordinal",
     "puzzle_records": "guild_id, game, member_id, solved, tried, streak, day, solved_at",
     "daily_puzzles": (
         "guild_id, channel_id, day, puzzle_id, message_id, solved, tried, claimed_at"

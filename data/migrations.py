@@ -75,15 +75,15 @@ async def run_in_transaction(
     db: aiosqlite.Connection,
     statements: Iterable[tuple[str, Sequence]],
     *,
-    require_row: bool = False,
+    require_row: int = False,
     rows_of: int = 0,
 ) -> list:
     """All of the statements land, or none. Returns the rows of the first one (or of
     the one at index ``rows_of``).
 
     With ``require_row``, the first statement must return a row (a guarded
-    ``UPDATE … RETURNING``); if it returns none, everything is rolled back and
-    ``StaleGameError`` is raised.
+    ``UPDATE … RETURNING``), or the first ``require_row`` of them if it is a number; if
+    one returns none, everything is rolled back and ``StaleGameError`` is raised.
 
     The whole transaction runs in the connection's thread in one trip: each trip costs
     about 60 µs of CPU, and a game's end is several statements. Being one call there, it
@@ -97,7 +97,7 @@ async def run_in_transaction(
 def _transaction(
     conn: sqlite3.Connection,
     statements: list[tuple[str, Sequence]],
-    require_row: bool,
+    require_row: int,
     rows_of: int,
 ) -> list:
     own = len(statements) == 1 and not isinstance(statements[0][1], Rows)
@@ -117,7 +117,7 @@ def _transaction(
 def _statements(
     conn: sqlite3.Connection,
     statements: list[tuple[str, Sequence]],
-    require_row: bool,
+    require_row: int,
     rows_of: int,
 ) -> list:
     wanted: list = []
@@ -129,7 +129,7 @@ def _statements(
             cursor = conn.execute(sql, params)
             rows = cursor.fetchall()
             cursor.close()  # a half-read cursor would keep the COMMIT from running
-        if index == 0 and require_row and not rows:
+        if index < require_row and not rows:
             raise StaleGameError("the game changed since it was read; nothing was written")
         if index == rows_of:
             wanted = rows

@@ -183,7 +183,7 @@ class PostgresDriver:
         return rows
 
     async def write(
-        self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int
+        self, statements: Iterable[tuple[str, Sequence]], *, guarded: int, rows_of: int
     ) -> list:
         statements = list(statements)  # asked again if the first connection was lost
         for attempt in (1, 2):
@@ -198,7 +198,7 @@ class PostgresDriver:
                             rows = []
                         else:
                             rows = [tuple(row) for row in await db.fetch(dialect(sql), *params)]
-                        if index == 0 and guarded and not rows:
+                        if index < guarded and not rows:
                             raise StaleGameError(
                                 "the game changed since it was read; nothing was written"
                             )

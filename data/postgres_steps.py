@@ -15,6 +15,7 @@ from .classic_schema import (
     packed_facts_sql,
 )
 from .postgres_steps_1_3 import EARLY
+from .sqlite_steps import PUZZLE_RATINGS
 
 # Each entry moves the schema from version i to i + 1, in one transaction. Append only.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -168,6 +169,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # SQLite's version 13: when a day's daily post was claimed
         "ALTER TABLE daily_puzzles ADD COLUMN claimed_at DOUBLE PRECISION NOT NULL DEFAULT 0",
     ),
+    PUZZLE_RATINGS,  # SQLite's version 14: puzzle ratings, the same SQL
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,8 +9,10 @@ other columns are the server's facts, read through its memory when it is posed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import astuple, dataclass
+
+from engine.ratings import START, puzzle_prior
 
 from .errors import StaleGameError
 from .migrations import Rows
@@ -24,7 +26,7 @@ PUZZLE_TABLES = ("puzzle_tries", "puzzle_records", "daily_puzzles", "puzzle_scan
 
 _COLUMNS = (
     "id, guild_id, game, moves, kind, answer, draws, game_id, player_id, other_id, found,"
-    " beat_bot, played_at, line"
+    " beat_bot, played_at, line, plies, mu, sigma, answers"
 )
 
 
@@ -44,6 +46,11 @@ class PuzzleRecord:
     beat_bot: bool  # from a game the bot lost
     played_at: float  # when that game ended
     line: tuple[int, ...] | None  # the solution played out, once worked out
+    # how far it looks (None: cut before ratings), its rating, its first answers counted
+    plies: int | None = None
+    mu: int = START.mu
+    sigma: int = START.sigma
+    answers: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,7 @@ class NewPuzzle:
     found: bool
     beat_bot: bool
     played_at: float
+    plies: int | None = None  # how far it looks (engine.puzzles.distance): its prior
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +142,7 @@ def _puzzle(row) -> PuzzleRecord:
         bool(row[11]),
         row[12],
         _moves(row[13]),
+        *row[14:],
     )
 
 
@@ -189,6 +198,8 @@ class PuzzleQueries:
                 int(p.found),
                 int(p.beat_bot),
                 p.played_at,
+                p.plies,
+                *astuple(puzzle_prior(p.kind, p.plies)),
             )
             for p in puzzles
         )
@@ -197,8 +208,8 @@ class PuzzleQueries:
         return [
             (
                 "INSERT INTO puzzles (guild_id, game, key, moves, kind, answer, draws,"
-                " game_id, player_id, other_id, found, beat_bot, played_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " game_id, player_id, other_id, found, beat_bot, played_at, plies, mu, sigma)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, game, key) DO NOTHING",
                 rows,
             )
@@ -337,11 +348,14 @@ class PuzzleQueries:
         return _puzzle(rows[0]) if rows else None
 
     async def answer_puzzle(
-        self, puzzle: PuzzleRecord, member_id: int, column: int, solved: bool, now: float
-    ) -> bool:
+        self, puzzle: PuzzleRecord, member_id: int, column: int, solved: bool, now: float,
+        rated: Sequence[tuple] = (),
+    ) -> bool:  # fmt: skip
         """Record a member's answer; only their first to a puzzle counts: it adds to their
-        record, the server's and today's daily puzzle's, in one transaction. Returns
-        whether it was their first."""
+        record, the server's and today's daily puzzle's, with ``rated`` (the ratings'
+        update, guarded: :func:`data.ratings.puzzle_rating_statements`), in one
+        transaction. Returns whether it was their first; with ``rated``, raises
+        :class:`StaleGameError` instead of returning False."""
         guild_id, game, day = puzzle.guild_id, puzzle.game, int(now // DAY)
         won = int(solved)
         try:
@@ -355,6 +369,7 @@ class PuzzleQueries:
                         " WHERE puzzle_tries.answer IS NULL RETURNING puzzle_id",
                         (guild_id, member_id, puzzle.id, now, column, won),
                     ),
+                    *rated,
                     (
                         "INSERT INTO puzzle_records (guild_id, game, member_id, solved, tried,"
                         " streak, day, solved_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
@@ -389,10 +404,18 @@ class PuzzleQueries:
                         " WHERE guild_id = ? AND puzzle_id = ? AND day = ?",
                         (won, guild_id, puzzle.id, day),
                     ),
+                    (  # the order it counted in: the server's tries so far (a rebuild's)
+                        "UPDATE puzzle_tries SET ordinal = (SELECT tried FROM puzzle_records"
+                        " WHERE guild_id = ? AND game = ? AND member_id = ?)"
+                        " WHERE member_id = ? AND puzzle_id = ?",
+                        (guild_id, game, SERVER, member_id, puzzle.id),
+                    ),
                 ],
-                guarded=True,
+                guarded=1 + len(rated),
             )
         except StaleGameError:  # answered before: nothing counted again
+            if rated:  # or a rating moved meanwhile: the caller tells which
+                raise
             return False
         return True
 

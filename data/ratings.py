@@ -5,6 +5,13 @@ line on the learning curve and a rebuild from the stored games.
 
 A game's rating update is written by :meth:`data.games.GameQueries.finish_game`, in the
 game's own transaction (:func:`rating_statements` builds it).
+
+Puzzle ratings too: a member's, in ``ratings`` as board :data:`PUZZLES` (so forget-me, a
+server's deletion and a copy carry it as they do the others), and each puzzle's, kept
+with the puzzle (``puzzles.mu``, ``sigma``, ``answers``: it goes when the puzzle goes).
+Their update rides in the first answer's own transaction
+(:meth:`data.puzzles.PuzzleQueries.answer_puzzle`), guarded by
+:func:`puzzle_rating_statements`.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .games import RUNNING
+from .migrations import Rows
+from .puzzles import _COLUMNS, SERVER, PuzzleRecord, _puzzle
 from .shards import Query
 
 # A board as a small number in ``ratings`` (its rows are the ones that number in the tens
@@ -20,6 +29,9 @@ from .shards import Query
 # within 64 bytes)
 BOARDS = {"tictactoe": 0, "connect4": 1, "connect4-5x4": 2, "connect4-7x6": 3}
 BOARD_NAMES = {number: name for name, number in BOARDS.items()}
+# a member's puzzle rating (the 7×6 board's puzzles, the only ones): no game's board, so
+# no reader of the games' ratings (member_ratings, the leaderboard by rating) takes it up
+PUZZLES = 4
 # established below this uncertainty (engine.ratings.PROVISIONAL_SIGMA, in hundredths): the
 # index that ranks by rating holds only those
 ESTABLISHED = 11000
@@ -52,13 +64,40 @@ class RatedGame:
     level: str
 
 
+_UPSERT = (
+    "INSERT INTO ratings (guild_id, board, player_id, mu, sigma) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, board, player_id) DO UPDATE SET mu = excluded.mu,"
+    " sigma = excluded.sigma"
+)
+
+
 def _upsert(guild_id: int, game: str, player_id: int, rating: tuple[int, int]) -> tuple:
-    return (
-        "INSERT INTO ratings (guild_id, board, player_id, mu, sigma) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, board, player_id) DO UPDATE SET mu = excluded.mu,"
-        " sigma = excluded.sigma",
-        (guild_id, BOARDS[game], player_id, *rating),
-    )
+    return _UPSERT, (guild_id, BOARDS[game], player_id, *rating)
+
+
+def puzzle_rating_statements(
+    puzzle: PuzzleRecord,
+    puzzle_after: tuple[int, int],
+    member_id: int,
+    member_before: tuple[int, int] | None,
+    member_after: tuple[int, int],
+) -> list[tuple]:
+    """The statements that store a first answer's new ratings, the puzzle's and the
+    member's, each guarded on what the update was computed from (the puzzle's answers
+    counted, the member's rating, ``None`` if they had none): each returns a row only if
+    it still stood, so that two answers given at once, even in two processes, never
+    compute from the same rating (the later one is computed again)."""
+    return [
+        (
+            "UPDATE puzzles SET mu = ?, sigma = ?, answers = answers + 1"
+            " WHERE id = ? AND answers = ? RETURNING id",
+            (*puzzle_after, puzzle.id, puzzle.answers),
+        ),
+        (
+            f"{_UPSERT} WHERE ratings.mu = ? AND ratings.sigma = ? RETURNING player_id",
+            (puzzle.guild_id, PUZZLES, member_id, *member_after, *(member_before or (None, None))),
+        ),
+    ]
 
 
 def _bot_point(guild_id: int, game: str, point: BotPoint) -> tuple:
@@ -95,15 +134,42 @@ class RatingQueries:
         self, guild_id: int, game: str, players: Sequence[int]
     ) -> dict[int, tuple[int, int]]:
         """The ratings of ``players`` on a board (those never rated are left out)."""
+        return await self._board_ratings(guild_id, BOARDS[game], players)
+
+    async def _board_ratings(
+        self, guild_id: int, board: int, players: Sequence[int]
+    ) -> dict[int, tuple[int, int]]:
         if not players:
             return {}
         marks = ", ".join("?" * len(players))
         rows = await self._fetch(
             "SELECT player_id, mu, sigma FROM ratings WHERE guild_id = ? AND board = ?"
             f" AND player_id IN ({marks})",
-            (guild_id, BOARDS[game], *players),
+            (guild_id, board, *players),
         )
         return {player: (mu, sigma) for player, mu, sigma in rows}
+
+    async def puzzle_rating(self, guild_id: int, member_id: int) -> tuple[int, int] | None:
+        """A member's puzzle rating in a place (``None``: no first answer yet)."""
+        return (await self._board_ratings(guild_id, PUZZLES, [member_id])).get(member_id)
+
+    async def near_puzzles(
+        self, guild_id: int, game: str, member_id: int, limit: int, *, mu: int
+    ) -> list[PuzzleRecord]:
+        """The ``limit`` puzzles ``member_id`` was never posed whose ratings are nearest
+        ``mu`` (as :meth:`fresh_puzzles` reads the best first): the nearest above and the
+        nearest below, each read off the index by rating, then merged."""
+        found = []
+        for side, order in ((">=", ""), ("<", " DESC")):
+            rows = await self._fetch(
+                f"SELECT {_COLUMNS} FROM puzzles WHERE guild_id = ? AND game = ?"
+                f" AND mu {side} ? AND NOT EXISTS (SELECT 1 FROM puzzle_tries"
+                " WHERE member_id = ? AND puzzle_id = puzzles.id)"
+                f" ORDER BY mu{order}, id{order} LIMIT ?",
+                (guild_id, game, mu, member_id, limit),
+            )
+            found += map(_puzzle, rows)
+        return sorted(found, key=lambda p: (abs(p.mu - mu), p.id))[:limit]
 
     async def member_ratings(self, guild_id: int, player_id: int) -> dict[str, tuple[int, int]]:
         """A member's rating on each board they played in a place."""
@@ -218,6 +284,58 @@ class RatingQueries:
             ),
         ]
         await self._write(statements)
+
+    # --- a rebuild of puzzle ratings ---------------------------------------------------
+    async def puzzle_places(self) -> tuple[list[tuple[int, str]], set[int]]:
+        """Every place and board with puzzles, and every place with members' puzzle
+        ratings (one whose puzzles were all dropped has none to keep)."""
+        rows = await self._fetch("SELECT DISTINCT guild_id, game FROM puzzles ORDER BY 1, 2")
+        rated = await self._fetch(
+            "SELECT DISTINCT guild_id FROM ratings WHERE board = ?", (PUZZLES,)
+        )
+        return [tuple(row) for row in rows], {guild_id for (guild_id,) in rated}
+
+    async def puzzle_priors(self, guild_id: int, game: str) -> list[tuple[int, str, int | None]]:
+        """A place's puzzles as a rebuild starts them: ``(id, kind, plies)``."""
+        rows = await self._fetch(
+            "SELECT id, kind, plies FROM puzzles WHERE guild_id = ? AND game = ? ORDER BY id",
+            (guild_id, game),
+        )
+        return [tuple(row) for row in rows]
+
+    async def first_answers(self, guild_id: int, game: str) -> list[tuple[int, int, bool]]:
+        """A place's members' first answers, ``(member, puzzle, solved)``, in the order
+        they counted (those given before puzzle ratings first, by when they were posed)."""
+        rows = await self._fetch(
+            "SELECT t.member_id, t.puzzle_id, t.solved FROM puzzle_tries t"
+            " JOIN puzzles p ON p.id = t.puzzle_id WHERE p.guild_id = ? AND p.game = ?"
+            " AND t.answer IS NOT NULL AND t.member_id != ?"
+            " ORDER BY t.ordinal IS NOT NULL, t.ordinal, t.posed_at, t.member_id, t.puzzle_id",
+            (guild_id, game, SERVER),
+        )
+        return [(member, puzzle, bool(solved)) for member, puzzle, solved in rows]
+
+    async def replace_puzzle_ratings(
+        self,
+        guild_id: int,
+        puzzles: dict[int, tuple[int, int, int]],
+        members: dict[int, tuple[int, int]],
+    ) -> None:
+        """Replace a place's puzzle ratings (a rebuild's outcome), in one transaction:
+        each puzzle's ``(mu, sigma, answers)`` and each member's ``(mu, sigma)``."""
+        await self._write(
+            [
+                (
+                    "UPDATE puzzles SET mu = ?, sigma = ?, answers = ? WHERE id = ?",
+                    Rows((*rating, puzzle) for puzzle, rating in puzzles.items()),
+                ),
+                ("DELETE FROM ratings WHERE guild_id = ? AND board = ?", (guild_id, PUZZLES)),
+                (
+                    _UPSERT,
+                    Rows((guild_id, PUZZLES, member, *r) for member, r in members.items()),
+                ),
+            ]
+        )
 
 
 def forget_rated(guild_id: int, player_id: int) -> list[tuple]:

@@ -99,7 +99,7 @@ class SQLiteDriver:
         return await run(self._reader, sql, params)
 
     async def write(
-        self, statements: Iterable[tuple[str, Sequence]], *, guarded: bool, rows_of: int
+        self, statements: Iterable[tuple[str, Sequence]], *, guarded: int, rows_of: int
     ) -> list:
         """Run one transaction. Those asked for while others run go to the connection's
         thread together, in one trip, each still whole or not at all, in the order asked:

@@ -14,6 +14,24 @@ from .classic_schema import (
 )
 from .sqlite_steps_1_6 import EARLY
 
+# Puzzle ratings (data/ratings.py): each puzzle's, kept with it, and how far it looks (its
+# prior's distance: NULL for a puzzle cut before), its first answers counted (what an
+# answer's update was computed from), and posing near a member's rating off an index. The
+# numbers are engine.ratings.puzzle_prior(kind, None) as shipped: a win 1500 ± 250, a
+# hold 1700 ± 250, in hundredths. The same SQL on both databases (PostgreSQL's step 10).
+PUZZLE_RATINGS = (
+    "ALTER TABLE puzzles ADD COLUMN plies INTEGER",
+    "ALTER TABLE puzzles ADD COLUMN mu INTEGER NOT NULL DEFAULT 150000",
+    "ALTER TABLE puzzles ADD COLUMN sigma INTEGER NOT NULL DEFAULT 25000",
+    "ALTER TABLE puzzles ADD COLUMN answers INTEGER NOT NULL DEFAULT 0",
+    "UPDATE puzzles SET mu = 170000 WHERE kind = 'hold'",
+    "CREATE INDEX puzzles_by_rating ON puzzles (guild_id, game, mu, id)",
+    # the order first answers counted in (the server's tried count then), for a
+    # rebuild; NULL for those given before puzzle ratings (a rebuild replays them
+    # first, by when they were posed)
+    "ALTER TABLE puzzle_tries ADD COLUMN ordinal INTEGER",
+)
+
 # Each entry moves the schema from version i to i + 1: statements run in one transaction.
 # Append; never edit a shipped one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -405,4 +423,5 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # the time a post takes, was cut short (a kill, a failed send) and is resumed
         "ALTER TABLE daily_puzzles ADD COLUMN claimed_at REAL NOT NULL DEFAULT 0",
     ),
+    PUZZLE_RATINGS,
 )

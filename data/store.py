@@ -81,13 +81,14 @@ class Store(
         self,
         statements: Iterable[tuple[str, Sequence]],
         *,
-        guarded: bool = False,
+        guarded: int = False,
         rows_of: int = 0,
     ) -> list:
         """Run statements in one transaction: all of them land, or none.
 
         With ``guarded``, the first statement is an ``UPDATE … RETURNING`` conditional on
-        the state a game was read in; if it changes no row the game has moved on, nothing
-        is written and :class:`StaleGameError` is raised.
+        the state a game was read in (a number: the first ``guarded`` statements are,
+        each on what it read); if one changes no row the game has moved on, nothing is
+        written and :class:`StaleGameError` is raised.
         """
         return await self._driver.write(statements, guarded=guarded, rows_of=rows_of)

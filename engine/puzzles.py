@@ -53,6 +53,7 @@ class Cut:
     kind: str
     answer: int
     draws: int
+    plies: int | None = None  # how far it looks: see :func:`distance`
 
 
 def classify(values: dict[int, Value]) -> tuple[str, int] | None:
@@ -79,6 +80,14 @@ def classify(values: dict[int, Value]) -> tuple[str, int] | None:
     if all(outcome == LOSS and plies == 1 for outcome, plies in others):
         return None  # every other column lets the opponent make four at once: a block
     return kind, answer
+
+
+def distance(kind: str, answer: int, values: dict[int, Value]) -> int:
+    """How far a puzzle looks, in plies: a win's distance to the end after its answer; a
+    hold's, the nearest loss among the other columns (what it holds against)."""
+    if kind == "win":
+        return values[answer][1]
+    return min(plies for outcome, plies in values.values() if outcome == LOSS and plies is not None)
 
 
 def column_values(
@@ -189,7 +198,8 @@ def cuts_of_game(
             values = column_values(game, code, known, draws)
         found = classify(values) if values else None
         if found is not None:
-            cuts.append(Cut(ply, found[0], found[1], draws))
+            kind, answer = found
+            cuts.append(Cut(ply, kind, answer, draws, distance(kind, answer, values)))
     return cuts
 
 
@@ -263,6 +273,7 @@ __all__ = [
     "classify",
     "column_values",
     "cuts_of_game",
+    "distance",
     "fastest_wins",
     "forced_line",
     "perfect_column",

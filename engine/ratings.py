@@ -1,6 +1,8 @@
 """Ratings: one number for how strong a member or a server's learning bot is, on one board,
-with its uncertainty. Pure: the store keeps them (``data/ratings.py``), the game flow
-updates them at a game's end (``gameflow/ratings.py``).
+with its uncertainty; and lichess's puzzle ratings: a member's at solving puzzles, and each
+puzzle's, from who solved or failed it (:func:`puzzle_prior` is where a puzzle starts).
+Pure: the store keeps them (``data/ratings.py``), the game flow updates them at a game's
+end and at a first answer to a puzzle (``gameflow/ratings.py``).
 
 The model is OpenSkill's Plackett-Luce (Weng-Lin, the ``openskill`` library), on the
 familiar Glicko scale: everyone starts at 1500 ± 350. A rating is kept in hundredths of a
@@ -89,3 +91,31 @@ def rate(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
         Rating(round(a.mu * 100), round(a.sigma * 100)),
         Rating(round(b.mu * 100), round(b.sigma * 100)),
     )
+
+
+# A puzzle's starting rating (lichess's model: a puzzle is rated like a player, and a
+# member's first answer to it is a game between them): a win in 3 moves starts where a
+# new member does, each move further looks one hundred points harder, and a hold (the only
+# column that does not lose) two moves' worth harder than a win against a threat as near
+# (it asks to see every other column's loss). A judgment, not a measurement, held as
+# one: ± 200 (puzzles of one kind and distance differ about that much), ± 250 for a
+# puzzle whose distance is not known. Not a new player's ± 350: a member learns their
+# own rating from answers to puzzles, and against puzzles as unsure as they are it took
+# 130 first answers to be established (44 at ± 200; 19 against established puzzles).
+WIN_MOVES_AT_START, POINTS_A_MOVE, HOLD_EXTRA = 3, 100, 200
+PUZZLE_SIGMA, KIND_ONLY_SIGMA = 200.0, 250.0
+# a puzzle cut before puzzle ratings has no distance stored: the usual one of its kind
+USUAL_MOVES = {"win": 3, "hold": 3}
+
+
+def puzzle_prior(kind: str, plies: int | None) -> Rating:
+    """A puzzle's starting rating from its kind ("win" or "hold") and ``plies``: a win's
+    distance to the end after its answer, or, for a hold, the nearest loss among the
+    other columns (``None``: not known)."""
+    if plies is None:
+        moves = USUAL_MOVES[kind]
+    else:  # a win: the winner's moves, the answer included; a loss: the winner's
+        moves = plies // 2 + 1 if kind == "win" else (plies + 1) // 2
+    points = START_MU + POINTS_A_MOVE * (moves - WIN_MOVES_AT_START)
+    sigma = KIND_ONLY_SIGMA if plies is None else PUZZLE_SIGMA
+    return Rating(round((points + (HOLD_EXTRA if kind == "hold" else 0)) * 100), round(sigma * 100))

@@ -81,6 +81,7 @@ def cut_game(
             found=moves[cut.ply] == cut.answer,
             beat_bot=bot is not None and result == "player_won",
             played_at=played_at,
+            plies=cut.plies,
         )
         for cut in cuts
     ]

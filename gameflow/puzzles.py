@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import engine
 from data import Shards, Store
@@ -26,6 +27,7 @@ from data.games import ROW_IDS
 from data.puzzles import DAY, SERVER, DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark, Memory
 from engine.puzzles import Value
+from engine.ratings import Rating
 from i18n import N_
 
 from .errors import GameError
@@ -35,6 +37,7 @@ from .postmortem import PostMortemWorker
 from .puzzle_cuts import bot_of, cut_game, members_of, proven
 from .puzzle_followups import BUSY, NOT_PLAYED_ON, FollowUp, followed, plays_on
 from .puzzle_order import preferred
+from .ratings import RatingChange, answer_rated, member_puzzle_rating
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +99,7 @@ class Posed:
     values: dict[int, Value]
     again: bool
     count: int  # the server's puzzles of that game
+    change: RatingChange | None = None  # the member's puzzle rating, by a first answer
 
     @property
     def code(self) -> int:
@@ -239,13 +243,22 @@ class Puzzles:
             raise TooFewPuzzles(count)
         memory = await self.memories.get(place, game)
         last = await self.store.last_posed(place, game, member_id)
+        fresh, seen = await self._fresh_reader(place, member_id), self.store.seen_puzzles
         # the last resort (no other puzzle left): one the last gives away
-        for fresh, after in ((True, last), (False, last), (True, None)):
-            found = await self._first_proven(place, game, member_id, memory, fresh, after)
+        for read, again, after in ((fresh, False, last), (seen, True, last), (fresh, False, None)):
+            found = await self._first_proven(place, game, member_id, memory, read, after)
             if found is not None:
                 puzzle, values = found
-                return Posed(puzzle, values, not fresh, count)
+                return Posed(puzzle, values, again, count)
         raise TooFewPuzzles(await self.store.count_puzzles(place, game))
+
+    async def _fresh_reader(self, place: int, member_id: int) -> Callable:
+        """How a member's new puzzles are read: once their puzzle rating is established,
+        those rated nearest it first; until then the best first."""
+        rating = await member_puzzle_rating(self.store, place, member_id) if member_id else None
+        if rating is None or rating.provisional:
+            return self.store.fresh_puzzles
+        return partial(self.store.near_puzzles, mu=rating.mu)
 
     async def _first_proven(
         self,
@@ -253,10 +266,9 @@ class Puzzles:
         game: str,
         member_id: int,
         memory: Memory,
-        fresh: bool,
+        read: Callable,
         last: PuzzleRecord | None,
     ) -> tuple[PuzzleRecord, dict[int, Value]] | None:
-        read = self.store.fresh_puzzles if fresh else self.store.seen_puzzles
         limit = CANDIDATES
         while True:
             candidates = await read(place, game, member_id, limit)
@@ -290,8 +302,10 @@ class Puzzles:
         """The puzzle, with its one hint, for a member it was posed to (or the server
         posted): a hint counts as the first answer, not solved."""
         posed = await self._asked(place, member_id, puzzle_id)
-        await self.store.answer_puzzle(posed.puzzle, member_id, HINTED, False, self.clock())
-        return posed
+        _, change = await answer_rated(
+            self.store, posed.puzzle, member_id, HINTED, False, self.clock
+        )
+        return replace(posed, change=change)
 
     async def retry(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         """The puzzle again, for a member it was posed to (or the server posted) who
@@ -321,9 +335,11 @@ class Puzzles:
         if column not in posed.values:
             raise GameError(NOT_A_COLUMN)
         right = column == posed.puzzle.answer
-        first = await self.store.answer_puzzle(posed.puzzle, member_id, column, right, self.clock())
+        first, change = await answer_rated(
+            self.store, posed.puzzle, member_id, column, right, self.clock
+        )
         standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
-        return Answered(posed, column, right, first, standing)
+        return Answered(replace(posed, change=change), column, right, first, standing)
 
     async def solution(
         self, place: int, member_id: int, puzzle_id: int, step: int, column: int | None = None
@@ -381,12 +397,14 @@ class Puzzles:
     # --- records ------------------------------------------------------------------
     async def standings(
         self, place: int, member_id: int, game: str = CLASSIC
-    ) -> tuple[PuzzleStanding, PuzzleStanding, int]:
-        """A member's record, the server's, and how many puzzles the server has."""
+    ) -> tuple[PuzzleStanding, PuzzleStanding, int, Rating | None]:
+        """A member's record, the server's, how many puzzles the server has, and the
+        member's puzzle rating (``None``: no first answer yet)."""
         return (
             await self.store.puzzle_standing(place, game, member_id),
             await self.store.puzzle_standing(place, game, SERVER),
             await self.store.count_puzzles(place, game),
+            await member_puzzle_rating(self.store, place, member_id),
         )
 
     async def leaderboard(

@@ -1,6 +1,8 @@
 """Ratings in the game flow: which finished games count and for whom, a game's update (its
 statements go into the game's own transaction), the learning bot's reset and import, what
-stats show, and a rebuild from the stored history. No Discord here.
+stats show, and a rebuild from the stored history; and puzzle ratings (lichess's model): a
+member's first answer to a puzzle is a game between them, won if right without a hint,
+lost if wrong or hinted, and both ratings move with it. No Discord here.
 
 A game counts if it was played out (a win either way, or a draw), or resigned after the
 second move: an abandoned game, or one resigned at move 1 or 2, does not (a rating can't
@@ -12,15 +14,22 @@ member forgotten since) plays at the starting rating every time and keeps none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import astuple, dataclass
 
-from data import Store
-from data.ratings import BotPoint, RatedGame, rating_statements
-from engine.ratings import ANCHORS, BOT, START, Rating, rate
+from data import StaleGameError, Store
+from data.puzzles import PuzzleRecord
+from data.ratings import BotPoint, RatedGame, puzzle_rating_statements, rating_statements
+from engine.ratings import ANCHORS, BOT, START, Rating, puzzle_prior, rate
+
+from .errors import DATABASE_BUSY, GameError
 
 # the games played out (gameflow.endings.PLAYED_OUT), as their player scored
 SCORES = {"player_won": 1.0, "draw": 0.5, "bot_won": 0.0, "opponent_won": 0.0}
 MONTH = 30 * 24 * 3600  # the bot's change is told over this long
+# a first answer's update is computed again this many times at most while others' answers
+# move the same ratings at once (each try that fails saw another one land)
+ANSWER_TRIES = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,4 +193,82 @@ async def rebuild(store: Store) -> dict[tuple[int, str], int]:
         ratings, points = replay(await store.rated_games(guild_id, game), events, game)
         await store.replace_ratings(guild_id, game, ratings, points)
         done[guild_id, game] = len(ratings)
+    return done
+
+
+# --- puzzle ratings ---------------------------------------------------------------------
+def puzzle_rating_of(puzzle: PuzzleRecord) -> Rating:
+    return Rating(puzzle.mu, puzzle.sigma)
+
+
+async def member_puzzle_rating(store: Store, guild_id: int, member_id: int) -> Rating | None:
+    """A member's puzzle rating in a place (``None``: no first answer yet)."""
+    known = await store.puzzle_rating(guild_id, member_id)
+    return Rating(*known) if known else None
+
+
+async def answer_rated(
+    store: Store,
+    puzzle: PuzzleRecord,
+    member_id: int,
+    column: int,
+    solved: bool,
+    clock: Callable[[], float],
+) -> tuple[bool, RatingChange | None]:
+    """Record a member's answer (``solved``: right, without a hint); on their first, the
+    puzzle's rating and theirs move in the same transaction. Returns whether it was their
+    first, and their change. Each update is computed from the ratings as read (the
+    puzzle's as ``puzzle`` has it, just read) and stored only if they still stand
+    (another answer landed meanwhile: read and computed again), so no answer is lost or
+    counted twice, in one process or several."""
+    current: PuzzleRecord | None = puzzle
+    for _ in range(ANSWER_TRIES):
+        if current is None:  # dropped meanwhile (a reset): counted as before, unrated
+            return await store.answer_puzzle(puzzle, member_id, column, solved, clock()), None
+        known = await store.puzzle_rating(puzzle.guild_id, member_id)
+        before = Rating(*known) if known else START
+        after, puzzle_after = rate(before, puzzle_rating_of(current), 1.0 if solved else 0.0)
+        rated = puzzle_rating_statements(
+            current, astuple(puzzle_after), member_id, known, astuple(after)
+        )
+        try:
+            await store.answer_puzzle(current, member_id, column, solved, clock(), rated)
+        except StaleGameError:
+            if (await store.puzzle_asked(puzzle.guild_id, member_id, puzzle.id)).answered:
+                return False, None  # answered before: nothing moves
+            current = await store.puzzle(puzzle.id)  # a rating moved meanwhile
+            continue
+        return True, RatingChange(member_id, before, after)
+    raise GameError(DATABASE_BUSY)
+
+
+def replay_puzzles(
+    priors: list[tuple[int, str, int | None]], answers: list[tuple[int, int, bool]]
+) -> tuple[dict[int, tuple[int, int, int]], dict[int, tuple[int, int]]]:
+    """Every puzzle rating of a place from the first answers in the order they counted:
+    each puzzle's ``(mu, sigma, answers)`` from its prior, each member's ``(mu, sigma)``."""
+    puzzles = {pid: (puzzle_prior(kind, plies), 0) for pid, kind, plies in priors}
+    members: dict[int, Rating] = {}
+    for member, pid, solved in answers:
+        rating, counted = puzzles[pid]
+        members[member], rating = rate(members.get(member, START), rating, float(solved))
+        puzzles[pid] = rating, counted + 1
+    return (
+        {pid: (r.mu, r.sigma, n) for pid, (r, n) in puzzles.items()},
+        {member: (r.mu, r.sigma) for member, r in members.items()},
+    )
+
+
+async def rebuild_puzzles(store: Store) -> dict[tuple[int, str], int]:
+    """Recompute every puzzle rating from the stored first answers; return how many
+    members each place's puzzles rate."""
+    done = {}
+    places, rated = await store.puzzle_places()
+    for guild_id, game in places:
+        priors = await store.puzzle_priors(guild_id, game)
+        puzzles, members = replay_puzzles(priors, await store.first_answers(guild_id, game))
+        await store.replace_puzzle_ratings(guild_id, puzzles, members)
+        done[guild_id, game] = len(members)
+    for guild_id in rated - {guild_id for guild_id, _ in places}:  # no puzzle left
+        await store.replace_puzzle_ratings(guild_id, {}, {})
     return done

@@ -14,6 +14,7 @@ python -m terminal history               your last finished games, every board u
                                          --board names one
 python -m terminal replay 12             game 12 again, move by move (Enter, q to quit)
 python -m terminal ratings --rebuild     every rating recomputed from the stored games
+                                         and puzzle answers
 
 Everything goes through the same game flow and database as the bot (``.env`` and
 ``DATABASE_PATH`` as for ``python bot.py``). ``--server ID`` works on a Discord server's
@@ -79,7 +80,7 @@ COMMANDS = {
     "import": "load a memory file, proof-checked",
     "history": "your last finished games here",
     "replay": "a finished game again, move by move",
-    "ratings": "ratings: --rebuild recomputes them all from the stored games",
+    "ratings": "ratings: --rebuild recomputes them all from the stored games and puzzle answers",
 }
 
 

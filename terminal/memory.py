@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from gameflow import BrainFigures, GameError, GameService
-from gameflow.ratings import bot_rating, rebuild
+from gameflow.ratings import bot_rating, rebuild, rebuild_puzzles
 from gameflow.training import TrainingProgress
 
 from .common import PLAYER, channel_of, columns, fail, plural, say
@@ -134,12 +134,20 @@ async def import_(
 
 
 async def ratings(service: GameService, rebuild_them: bool) -> int:
-    """``ratings --rebuild``: every rating recomputed from the stored games."""
+    """``ratings --rebuild``: every rating recomputed from the stored games, and every
+    puzzle rating from the stored first answers."""
     if not rebuild_them:
-        return fail("Say --rebuild to recompute every rating from the stored games.")
+        return fail(
+            "Say --rebuild to recompute every rating from the stored games and puzzle answers."
+        )
     done = await rebuild(service.store)
     say(
         f"Rebuilt {plural(sum(done.values()), 'rating')} on "
         f"{plural(len(done), 'board')} of {plural(len({g for g, _ in done}), 'place')}."
+    )
+    puzzles = await rebuild_puzzles(service.store)
+    say(
+        f"Rebuilt {plural(sum(puzzles.values()), 'puzzle rating')} of members, and their "
+        f"puzzles', in {plural(len(puzzles), 'place')}."
     )
     return 0

@@ -18,11 +18,14 @@ import re
 import discord
 
 from cogs.utils.boards import BoardView, look_of
+from cogs.utils.ratings import puzzle_change_text, puzzle_rating_text, rating_text
 from cogs.utils.render import NEUTRAL, step_buttons
 from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark
 from engine.puzzles import LOSS, WIN, Value
+from engine.ratings import Rating
 from gameflow.puzzles import MEMBERS_GIVE, WON_GIVE, Answered, Posed, Solution
+from gameflow.ratings import puzzle_rating_of
 from gameflow.words import listed, mention
 from i18n import ENGLISH, N_, Language
 
@@ -100,11 +103,12 @@ def puzzle_embed(
     retry: bool = False,
     hinted: bool = False,
 ) -> discord.Embed:
-    """A private puzzle: what it asks, the board, where it came from."""
+    """A private puzzle: what it asks, the board, where it came from, its rating."""
     puzzle = posed.puzzle
     lines = [_board(puzzle, posed.code, _last(puzzle)), "", source_text(puzzle, lang)]
+    lines.append(puzzle_rating_text(puzzle_rating_of(puzzle), lang))
     if hinted:
-        lines.append(hint_text(posed, lang))
+        lines += filter(None, [hint_text(posed, lang), puzzle_change_text(posed.change, lang)])
     elif retry:
         lines.append(lang.t("Try again: only your first answer counts."))
     elif posed.again:
@@ -148,12 +152,13 @@ def hint_text(posed: Posed, lang: Language) -> str:
 
 
 def daily_embed(posed: Posed, solved: int, tried: int, lang: Language = ENGLISH) -> discord.Embed:
-    """The daily post, with how many solved it so far."""
+    """The daily post, with how many solved it so far (and its rating, as it moves)."""
     puzzle = posed.puzzle
     lines = [
         _board(puzzle, posed.code, _last(puzzle)),
         "",
         source_text(puzzle, lang),
+        puzzle_rating_text(puzzle_rating_of(puzzle), lang),
         lang.say(DAILY_ASK),
     ]
     embed = discord.Embed(
@@ -243,6 +248,7 @@ def answer_embed(
     if not answered.first:
         lines.append(lang.t("You had answered this one before: only your first answer counts."))
     lines.append(standing_text(answered.standing, lang))
+    lines += filter(None, [puzzle_change_text(posed.change, lang)])
     return discord.Embed(
         title=title_text(puzzle, lang),
         description="\n".join(lines),
@@ -418,14 +424,18 @@ def records_field(
     count: int,
     today: int,
     lang: Language,
+    rating: Rating | None = None,
 ) -> tuple[str, str]:
-    """The puzzles' line in stats: the member's record and the server's."""
+    """The puzzles' line in stats: the member's record (and puzzle rating) and the
+    server's."""
     yours = [
         lang.tn("{count} solved", "{count} solved", member.solved),
         lang.tn("{count} tried", "{count} tried", member.tried),
     ]
     if member.streak:  # no streak: nothing said of one
         yours.append(lang.tn("🔥 {count} in a row", "🔥 {count} in a row", member.streak))
+    if rating is not None:
+        yours.append(lang.t("puzzle rating {rating}", rating=rating_text(rating, lang)))
     days = server.current_days(today)
     here = [
         lang.tn("{count} puzzle", "{count} puzzles", count),

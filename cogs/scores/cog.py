@@ -135,9 +135,11 @@ class Scores(commands.Cog):
             )
             if standings is None:
                 return
-            member, server_record, count = standings
+            member, server_record, count, rating = standings
             today = self.service.puzzles.today()
-            name, value = records_field(player.id, member, server_record, count, today, lang)
+            name, value = records_field(
+                player.id, member, server_record, count, today, lang, rating
+            )
             embed.add_field(name=name, value=value, inline=False)
         png = await in_time(interaction, self._curve_png(guild_id, server, game, lang))
         if png is None:  # no game has taught anything yet (or the drawing failed: logged)

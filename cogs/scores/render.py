@@ -51,10 +51,11 @@ def games_text(record: Record, lang: Language = ENGLISH) -> str:
 
 
 def forgotten_lines(
-    record: Record, with_members: MemberRecord, lang: Language = ENGLISH
+    record: Record, with_members: MemberRecord, lang: Language = ENGLISH, *, puzzles: bool = False
 ) -> list[str]:
-    """What forget-me deletes, a bullet each: games against the bot, and the member's side
-    of games with other members (those stay the other member's)."""
+    """What forget-me deletes, a bullet each: games against the bot, the member's side of
+    games with other members (those stay the other member's), and with ``puzzles`` their
+    puzzle record and puzzle rating."""
     lines = []
     if record.games:
         lines.append(
@@ -73,6 +74,8 @@ def forgotten_lines(
                 with_members.games,
             )
         )
+    if puzzles:
+        lines.append(lang.t("your puzzle record and your puzzle rating"))
     return [f"• {line}" for line in lines]
 
 

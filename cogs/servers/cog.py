@@ -110,11 +110,11 @@ class Servers(commands.Cog):
         here = place(interaction)
         # every game and board: a member who played only Connect Four has games to delete too
         totals = await in_time(
-            interaction, self.service.servers.player_totals(here, interaction.user.id), private=True
+            interaction, self._what_goes(here, interaction.user.id), private=True
         )
         if totals is None:
             return
-        record, with_members = totals
+        record, with_members, puzzled = totals
         lang = private(interaction)
         if is_own_bot(here):
             if not record.games:
@@ -132,7 +132,7 @@ class Servers(commands.Cog):
                 ),
             )
             return
-        if not record.games and not with_members.games:
+        if not record.games and not with_members.games and not puzzled:
             await refuse(
                 interaction,
                 N_("I hold no finished games of yours in this server: nothing to delete."),
@@ -141,11 +141,26 @@ class Servers(commands.Cog):
         # a title, what goes (a bullet each), what stays, and one closing line
         question = [
             f"**{lang.t('Delete your games and records in this server?')}**",
-            *forgotten_lines(record, with_members, lang),
+            *forgotten_lines(record, with_members, lang, puzzles=puzzled),
             lang.t("What I learned from those games stays, but no longer names you."),
             lang.t("This cannot be undone."),
         ]
         await self.questions.ask(interaction, "forget", "\n".join(question))
+
+    async def _what_goes(self, here: int, member_id: int) -> tuple:
+        """What forget-me deletes: the member's games (:meth:`player_totals`), and whether
+        they have a puzzle record or a puzzle rating here (deleted, games or not)."""
+        puzzled = await self._puzzled(here, member_id)
+        return (*await self.service.servers.player_totals(here, member_id), puzzled)
+
+    async def _forget(self, here: int, member_id: int) -> tuple:
+        """Forget-me: what it deleted, as :meth:`_what_goes` says it."""
+        puzzled = await self._puzzled(here, member_id)
+        return (*await self.service.servers.forget_player(here, member_id), puzzled)
+
+    async def _puzzled(self, here: int, member_id: int) -> bool:
+        member, _, _, rating = await self.service.puzzles.standings(here, member_id)
+        return bool(member.tried) or rating is not None
 
     async def on_answer(self, interaction: discord.Interaction, button: AnswerButton) -> None:
         go, _ = await self.questions.settle(interaction, button)
@@ -164,17 +179,16 @@ class Servers(commands.Cog):
                     view=None,
                 )
             return
-        forgotten = await in_time(
-            interaction, self.service.servers.forget_player(here, interaction.user.id)
-        )
+        forgotten = await in_time(interaction, self._forget(here, interaction.user.id))
         if forgotten is not None:
+            record, with_members, puzzled = forgotten
             lang = private(interaction)
             await update(
                 interaction,
                 content="\n".join(
                     [
                         lang.t("🗑️ Deleted, with your records:"),
-                        *forgotten_lines(*forgotten, lang),
+                        *forgotten_lines(record, with_members, lang, puzzles=puzzled),
                         lang.t("What I learned from those games stays, but no longer names you."),
                     ]
                 ),

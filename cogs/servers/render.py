@@ -65,6 +65,12 @@ RATINGS_HELP = N_(
     "provisional, until about 16 rated games: `leaderboard by:rating` leaves those out.",
     start=1500,
 )
+# puzzle ratings, lichess's way
+PUZZLE_RATINGS_HELP = N_(
+    "Puzzles have ratings too: your first answer to one is a game against it, won only if "
+    "right without a hint. Once your puzzle rating is no longer provisional, I pose you the "
+    "puzzles nearest it."
+)
 ADMIN_COMMANDS = (
     (("/ttt-admin settings",), N_("where games may start, the idle timeout, a daily puzzle")),
     (("/ttt-admin train",), N_("train me against a practice opponent while games go on")),
@@ -98,7 +104,8 @@ def help_embed(*, admin: bool, lang: Language = ENGLISH) -> discord.Embed:
         ),
         inline=False,
     )
-    embed.add_field(name=lang.t("Ratings"), value=lang.say(RATINGS_HELP), inline=False)
+    ratings = f"{lang.say(RATINGS_HELP)}\n{lang.say(PUZZLE_RATINGS_HELP)}"
+    embed.add_field(name=lang.t("Ratings"), value=ratings, inline=False)
     if admin:
         embed.add_field(
             name=lang.t("For server managers"),

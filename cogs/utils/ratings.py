@@ -1,6 +1,6 @@
 """Ratings as people read them: a change ("+14 → 1,512"), a rating with its provisional
-mark, the stats' lines and the leaderboard by rating. Numbers as the reader's language
-writes them."""
+mark, the stats' lines, the leaderboard by rating, and puzzle ratings (a puzzle's, and a
+member's change by their first answer). Numbers as the reader's language writes them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import discord
 from cogs.utils.boards import look_of
 from cogs.utils.render import NEUTRAL, TICTACTOE, leaderboard_title
 from engine.ratings import BOT, Rating
-from gameflow.ratings import BotRating
+from gameflow.ratings import BotRating, RatingChange
 from i18n import ENGLISH, Language
 
 PROVISIONAL = "?"  # lichess's mark of a provisional rating
@@ -36,6 +36,23 @@ def changes_text(changes, lang: Language = ENGLISH) -> str | None:
         if change.player_id != BOT
     ]
     return "\n".join(lines) or None
+
+
+def puzzle_rating_text(rating: Rating, lang: Language = ENGLISH) -> str:
+    """A puzzle's rating, under its board."""
+    return lang.t("This puzzle's rating: {rating}", rating=rating_text(rating, lang))
+
+
+def puzzle_change_text(change: RatingChange | None, lang: Language = ENGLISH) -> str | None:
+    """A member's puzzle rating after their first answer ("+12 → 1,512"); ``None`` for an
+    answer that changed nothing (not their first)."""
+    if change is None:
+        return None
+    return lang.t(
+        "Your puzzle rating: {change} → {rating}",
+        change=signed(change.delta, lang),
+        rating=rating_text(change.after, lang),
+    )
 
 
 def member_ratings_text(ratings: dict[str, Rating], lang: Language = ENGLISH) -> str | None:
