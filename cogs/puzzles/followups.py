@@ -14,13 +14,13 @@ import discord
 from cogs.puzzles.render import (
     RIGHT_COLOUR,
     WRONG_COLOUR,
-    _board,
-    _button,
-    _your_moves,
     answer_view,
+    board_text,
     follow_id,
+    puzzle_button,
     title_text,
     value_text,
+    your_moves,
 )
 from cogs.utils.boards import BoardView, look_of
 from cogs.utils.render import NEUTRAL
@@ -35,7 +35,7 @@ def asked_text(shown: FollowUp, lang: Language) -> str:
     return "🧩 " + lang.tn(
         "{mark} to play and win in {count} move",
         "{mark} to play and win in {count} moves",
-        _your_moves(shown.fastest),
+        your_moves(shown.fastest),
         mark=mark,
     )
 
@@ -48,7 +48,7 @@ def step_text(shown: FollowUp, lang: Language) -> str:
         return lang.tn(
             "{where} still wins, but in {count} move: there is a faster one.",
             "{where} still wins, but in {count} moves: there is a faster one.",
-            _your_moves(value[1]),
+            your_moves(value[1]),
             where=look_of(posed.puzzle.game).where(shown.given),
         )
     return value_text(shown.given, value, posed.mover, posed.puzzle.game, lang)
@@ -65,7 +65,7 @@ def follow_embed(shown: FollowUp, lang: Language = ENGLISH) -> discord.Embed:
         said = [lang.t("✅ Solved to the end: four in a row.")]
     elif shown.right:
         title, colour = asked_text(shown, lang), NEUTRAL
-        total = _your_moves(shown.posed.values[puzzle.answer][1])
+        total = your_moves(shown.posed.values[puzzle.answer][1])
         said = [
             lang.t("✅ Right: {why}", why=why),
             lang.t(
@@ -87,7 +87,7 @@ def follow_embed(shown: FollowUp, lang: Language = ENGLISH) -> discord.Embed:
         ]
     embed = discord.Embed(
         title=title,
-        description="\n".join([_board(puzzle, shown.code, shown.line[-1]), "", *said]),
+        description="\n".join([board_text(puzzle, shown.code, shown.line[-1]), "", *said]),
         colour=colour,
     )
     embed.set_footer(
@@ -109,9 +109,9 @@ def follow_view(shown: FollowUp, solver: bool, lang: Language = ENGLISH) -> Boar
         rows = look_of(puzzle.game).component_rows(prefix, shown.code, False)
         buttons = []
     else:
-        buttons = [_button(follow_id(puzzle.id, after[:-1]), lang.t("Try again"), "↩️")]
-    buttons.append(_button(f"ttt-puzzle:{puzzle.id}:s1", lang.t("Show me"), "🔎"))
-    buttons.append(_button(f"ttt-puzzle:{puzzle.id}:n", lang.t("Next puzzle"), "🧩"))
+        buttons = [puzzle_button(follow_id(puzzle.id, after[:-1]), lang.t("Try again"), "↩️")]
+    buttons.append(puzzle_button(f"ttt-puzzle:{puzzle.id}:s1", lang.t("Show me"), "🔎"))
+    buttons.append(puzzle_button(f"ttt-puzzle:{puzzle.id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([*rows, {"type": 1, "components": buttons}])
 
 

@@ -87,7 +87,8 @@ def source_text(puzzle: PuzzleRecord, lang: Language) -> str:
     )
 
 
-def _board(puzzle: PuzzleRecord, code: int, last: int | None) -> str:
+def board_text(puzzle: PuzzleRecord, code: int, last: int | None) -> str:
+    """A puzzle's board as emoji, ``last`` the column of the stone to mark."""
     return look_of(puzzle.game).rows(code, last)
 
 
@@ -105,7 +106,7 @@ def puzzle_embed(
 ) -> discord.Embed:
     """A private puzzle: what it asks, the board, where it came from, its rating."""
     puzzle = posed.puzzle
-    lines = [_board(puzzle, posed.code, _last(puzzle)), "", source_text(puzzle, lang)]
+    lines = [board_text(puzzle, posed.code, _last(puzzle)), "", source_text(puzzle, lang)]
     lines.append(puzzle_rating_text(puzzle_rating_of(puzzle), lang))
     if hinted:
         lines += filter(None, [hint_text(posed, lang), puzzle_change_text(posed.change, lang)])
@@ -134,7 +135,7 @@ def columns_view(
     look = look_of(posed.puzzle.game)
     rows = look.component_rows(f"ttt-puzzle:{posed.puzzle.id}:{what}", posed.code, False)
     if hint:
-        button = _button(f"ttt-puzzle:{posed.puzzle.id}:h", lang.t("Hint"), "💡")
+        button = puzzle_button(f"ttt-puzzle:{posed.puzzle.id}:h", lang.t("Hint"), "💡")
         rows.append({"type": 1, "components": [button]})
     return BoardView(rows)
 
@@ -155,7 +156,7 @@ def daily_embed(posed: Posed, solved: int, tried: int, lang: Language = ENGLISH)
     """The daily post, with how many solved it so far (and its rating, as it moves)."""
     puzzle = posed.puzzle
     lines = [
-        _board(puzzle, posed.code, _last(puzzle)),
+        board_text(puzzle, posed.code, _last(puzzle)),
         "",
         source_text(puzzle, lang),
         puzzle_rating_text(puzzle_rating_of(puzzle), lang),
@@ -179,7 +180,7 @@ def solved_text(solved: int, tried: int, lang: Language) -> str:
     )
 
 
-def _your_moves(plies: int) -> int:
+def your_moves(plies: int) -> int:
     """A winning column's moves by its player, itself included ("wins in 4 moves")."""
     return plies // 2 + 1
 
@@ -197,12 +198,12 @@ def value_text(column: int, value: Value, mover: Mark, game: str, lang: Language
     if outcome == WIN:
         if plies is None:
             return lang.t("{where} wins.", where=where)
-        if _your_moves(plies) > SEEN_MOVES:  # a claim nobody checks: Show me proves it
+        if your_moves(plies) > SEEN_MOVES:  # a claim nobody checks: Show me proves it
             return lang.t("{where} wins with best play (a long win).", where=where)
         return lang.tn(
             "{where} wins in {count} move.",
             "{where} wins in {count} moves.",
-            _your_moves(plies),
+            your_moves(plies),
             where=where,
         )
     if outcome == LOSS:
@@ -244,7 +245,7 @@ def answer_embed(
         else:
             right = value_text(puzzle.answer, answered.solution, mover, puzzle.game, lang)
             verdict += "\n" + lang.t("The answer: {why}", why=right)
-    lines = [_board(puzzle, after, answered.column), "", verdict, "", source_text(puzzle, lang)]
+    lines = [board_text(puzzle, after, answered.column), "", verdict, "", source_text(puzzle, lang)]
     if not answered.first:
         lines.append(lang.t("You had answered this one before: only your first answer counts."))
     lines.append(standing_text(answered.standing, lang))
@@ -282,18 +283,18 @@ def answer_view(
     and Next puzzle."""
     buttons = []
     if play_on and right:
-        buttons.append(_button(follow_id(puzzle_id, ()), lang.t("Play it to the end"), "⏩"))
+        buttons.append(puzzle_button(follow_id(puzzle_id, ()), lang.t("Play it to the end"), "⏩"))
     if not right:
-        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:r", lang.t("Try again"), "↩️"))
+        buttons.append(puzzle_button(f"ttt-puzzle:{puzzle_id}:r", lang.t("Try again"), "↩️"))
     if solver and not right and wrong is not None:  # the column given, and its refutation
         why = lang.t("Why not column {column}?", column=wrong + 1)
-        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:w{wrong + 1}1", why, "❓"))
+        buttons.append(puzzle_button(f"ttt-puzzle:{puzzle_id}:w{wrong + 1}1", why, "❓"))
     if solver:
-        buttons.append(_button(f"ttt-puzzle:{puzzle_id}:s1", lang.t("Show me"), "🔎"))
+        buttons.append(puzzle_button(f"ttt-puzzle:{puzzle_id}:s1", lang.t("Show me"), "🔎"))
     if right and puzzle is not None and puzzle.game_id is not None:
         replay = f"ttt-replay:{puzzle.game_id}:{len(puzzle.moves)}:open"
-        buttons.append(_button(replay, lang.t("The game"), "🎞️"))
-    buttons.append(_button(f"ttt-puzzle:{puzzle_id}:n", lang.t("Next puzzle"), "🧩"))
+        buttons.append(puzzle_button(replay, lang.t("The game"), "🎞️"))
+    buttons.append(puzzle_button(f"ttt-puzzle:{puzzle_id}:n", lang.t("Next puzzle"), "🧩"))
     return BoardView([{"type": 1, "components": buttons}])
 
 
@@ -302,7 +303,8 @@ def follow_id(puzzle_id: int, columns: tuple[int, ...]) -> str:
     return f"ttt-puzzle:{puzzle_id}:f" + "".join(str(column + 1) for column in columns)
 
 
-def _button(custom_id: str, label: str, emoji: str, *, disabled: bool = False) -> dict:
+def puzzle_button(custom_id: str, label: str, emoji: str, *, disabled: bool = False) -> dict:
+    """A grey button of a puzzle's message, as the API takes it."""
     return {
         "type": 2,
         "style": discord.ButtonStyle.secondary.value,
@@ -319,7 +321,7 @@ def solution_embed(shown: Solution, lang: Language = ENGLISH) -> discord.Embed:
     puzzle = shown.posed.puzzle
     look = look_of(puzzle.game)
     total = len(shown.line)
-    lines = [_board(puzzle, shown.code, shown.played), ""]
+    lines = [board_text(puzzle, shown.code, shown.played), ""]
     if shown.step == 0:
         lines.append(lang.t("The puzzle, before the answer."))
     else:
@@ -359,7 +361,9 @@ def solution_view(shown: Solution, lang: Language = ENGLISH) -> BoardView:
         else (f"ttt-puzzle:{puzzle_id}:s")
     )
     buttons = step_buttons(shown.step, len(shown.line), lambda step, how: f"{prefix}{step}{how}")
-    buttons.append(_button(f"ttt-puzzle:{shown.posed.puzzle.id}:n", lang.t("Next puzzle"), "🧩"))
+    buttons.append(
+        puzzle_button(f"ttt-puzzle:{shown.posed.puzzle.id}:n", lang.t("Next puzzle"), "🧩")
+    )
     return BoardView([{"type": 1, "components": buttons}])
 
 
