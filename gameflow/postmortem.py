@@ -109,8 +109,9 @@ class PostMortemWorker:
             if self._pool is None:
                 self._pool = worker.pool_of_one(_start)
             pool = self._pool
-            running = asyncio.get_running_loop().run_in_executor(pool, work, *args)
             try:
+                # a pool that saw its process die while idle refuses work at once: gone too
+                running = asyncio.get_running_loop().run_in_executor(pool, work, *args)
                 return await asyncio.wait_for(running, self.seconds)
             except TimeoutError:
                 self._stop(pool)

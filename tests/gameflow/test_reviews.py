@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -120,6 +121,24 @@ async def test_a_worker_that_died_is_replaced_and_the_review_still_lands(service
     assert outcome is not None and outcome.new_facts > 0
     assert service.reviews.worker.pid() not in (None, pid)
     assert (await service.store.game(second.game.id)).review == REVIEW_DONE
+
+
+async def test_a_worker_that_died_while_idle_is_replaced_when_next_asked(service):
+    """The pool has seen its process die (it refuses new work at once) before the next
+    post-mortem asks: that one starts another worker, as for one that dies under it."""
+    first = await lose_a_game(service)
+    await service.review(first.game.id)
+    pid = service.reviews.worker.pid()
+    os.kill(pid, signal.SIGKILL)
+    for _ in range(3000):  # until the pool has reaped it, so it knows it is broken
+        if not Path(f"/proc/{pid}").exists():
+            break
+        await asyncio.sleep(0.01)
+    assert not Path(f"/proc/{pid}").exists()
+    second = await lose_a_game(service, GUILD + 1, CHANNEL + 1)
+    outcome = await service.review(second.game.id)
+    assert outcome is not None and outcome.new_facts > 0
+    assert service.reviews.worker.pid() not in (None, pid)
 
 
 async def test_without_the_solver_the_game_ends_and_learns_by_the_rules(tmp_path, monkeypatch):
