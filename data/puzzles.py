@@ -122,6 +122,7 @@ class Asked:
     posed: bool = False
     answered: bool = False
     public: bool = False
+    first: int | None = None  # their first answer: a column, or -1 (they took the hint)
 
 
 def _moves(text: str | None) -> tuple[int, ...] | None:
@@ -334,6 +335,7 @@ class PuzzleQueries:
             posed=bool(own) and member_id != SERVER,
             answered=bool(own) and own[0] is not None and member_id != SERVER,
             public=any(member == SERVER for member, _ in rows),
+            first=own[0] if own and member_id != SERVER else None,
         )
 
     async def last_posed(self, guild_id: int, game: str, member_id: int) -> PuzzleRecord | None:

@@ -114,13 +114,15 @@ class Posed:
 @dataclass(frozen=True, slots=True)
 class Answered:
     """A member's answer: right or not, the value of the column given and of the answer,
-    whether it was their first (the one that counts), and their record since."""
+    whether it was their first (the one that counts; ``hinted``: their first was the
+    hint), and their record since."""
 
     posed: Posed
     column: int
     right: bool
     first: bool
     standing: PuzzleStanding
+    hinted: bool = False
 
     @property
     def given(self) -> Value:
@@ -339,7 +341,10 @@ class Puzzles:
             self.store, posed.puzzle, member_id, column, right, self.clock
         )
         standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
-        return Answered(replace(posed, change=change), column, right, first, standing)
+        hinted = not first and (
+            (await self.store.puzzle_asked(place, member_id, puzzle_id)).first == HINTED
+        )
+        return Answered(replace(posed, change=change), column, right, first, standing, hinted)
 
     async def solution(
         self, place: int, member_id: int, puzzle_id: int, step: int, column: int | None = None

@@ -246,7 +246,9 @@ def answer_embed(
             right = value_text(puzzle.answer, answered.solution, mover, puzzle.game, lang)
             verdict += "\n" + lang.t("The answer: {why}", why=right)
     lines = [board_text(puzzle, after, answered.column), "", verdict, "", source_text(puzzle, lang)]
-    if not answered.first:
+    if answered.hinted:
+        lines.append(lang.t("You took the hint on this one: it counts as not solved."))
+    elif not answered.first:
         lines.append(lang.t("You had answered this one before: only your first answer counts."))
     lines.append(standing_text(answered.standing, lang))
     lines += filter(None, [puzzle_change_text(posed.change, lang)])

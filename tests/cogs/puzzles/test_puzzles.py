@@ -667,6 +667,9 @@ async def test_one_hint_per_puzzle_drawn_from_its_answer_counts_as_not_solved(wo
     right = await w.bob.click(shown, custom_id=column_button(shown, 1))
     text = right.response.message.embeds[0].description
     assert "✅ Right" in text and "Your puzzles: 0 solved, 1 tried" in text
+    # said as it was: the hint, not an earlier answer
+    assert "You took the hint on this one: it counts as not solved." in text
+    assert "You had answered this one before" not in text
     with sqlite3.connect(db_path) as db:
         records = db.execute(
             "SELECT solved, tried FROM puzzle_records WHERE member_id = ?", (w.bob.id,)
