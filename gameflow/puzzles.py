@@ -24,7 +24,7 @@ from functools import partial
 import engine
 from data import Shards, Store
 from data.games import ROW_IDS
-from data.puzzles import DAY, SERVER, DailyPuzzle, PuzzleRecord, PuzzleStanding
+from data.puzzles import DAY, SERVER, Asked, DailyPuzzle, PuzzleRecord, PuzzleStanding
 from engine import Mark, Memory
 from engine.puzzles import Value
 from engine.ratings import Rating
@@ -234,7 +234,7 @@ class Puzzles:
     async def follow(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         """Next puzzle, asked from ``puzzle_id``'s message: only by a member that puzzle
         was posed to (or the server posted)."""
-        posed = await self._asked(place, member_id, puzzle_id)
+        posed, _ = await self._asked(place, member_id, puzzle_id)
         return await self.pose(place, member_id, posed.puzzle.game)
 
     async def _choose(self, place: int, member_id: int, game: str) -> Posed:
@@ -303,7 +303,7 @@ class Puzzles:
     async def hint(self, place: int, member_id: int, puzzle_id: int) -> Posed:
         """The puzzle, with its one hint, for a member it was posed to (or the server
         posted): a hint counts as the first answer, not solved."""
-        posed = await self._asked(place, member_id, puzzle_id)
+        posed, _ = await self._asked(place, member_id, puzzle_id)
         _, change = await answer_rated(
             self.store, posed.puzzle, member_id, HINTED, False, self.clock
         )
@@ -323,17 +323,19 @@ class Puzzles:
             raise GameError(NOT_ANSWERED if asked.posed or asked.public else NOT_POSED)
         return posed
 
-    async def _asked(self, place: int, member_id: int, puzzle_id: int) -> Posed:
+    async def _asked(self, place: int, member_id: int, puzzle_id: int) -> tuple[Posed, Asked]:
+        """The puzzle, for a member it was posed to (or the server posted), and what they
+        did with it so far."""
         posed = await self.posed(place, puzzle_id)
         asked = await self.store.puzzle_asked(place, member_id, puzzle_id)
         if not (asked.posed or asked.public):
             raise GameError(NOT_POSED)
-        return posed
+        return posed, asked
 
     async def answer(self, place: int, member_id: int, puzzle_id: int, column: int) -> Answered:
         """A member's answer to a puzzle (``column`` 0-based). Only their first answer to a
         puzzle counts in the records."""
-        posed = await self._asked(place, member_id, puzzle_id)
+        posed, asked = await self._asked(place, member_id, puzzle_id)
         if column not in posed.values:
             raise GameError(NOT_A_COLUMN)
         right = column == posed.puzzle.answer
@@ -341,9 +343,7 @@ class Puzzles:
             self.store, posed.puzzle, member_id, column, right, self.clock
         )
         standing = await self.store.puzzle_standing(place, posed.puzzle.game, member_id)
-        hinted = not first and (
-            (await self.store.puzzle_asked(place, member_id, puzzle_id)).first == HINTED
-        )
+        hinted = not first and asked.first == HINTED  # a first answer before this one: the hint
         return Answered(replace(posed, change=change), column, right, first, standing, hinted)
 
     async def solution(
