@@ -29,6 +29,11 @@ _COLUMNS = (
     " beat_bot, played_at, line, plies, mu, sigma, answers"
 )
 
+# the puzzles a member (the parameter) was never posed: their new ones, however ordered
+NEVER_POSED = (
+    " AND NOT EXISTS (SELECT 1 FROM puzzle_tries WHERE member_id = ? AND puzzle_id = puzzles.id)"
+)
+
 
 @dataclass(frozen=True, slots=True)
 class PuzzleRecord:
@@ -232,8 +237,7 @@ class PuzzleQueries:
         """Puzzles ``member_id`` was never posed, best first: from games that beat the
         bot, then the freshest (``member_id`` 0: none excluded)."""
         rows = await self._fetch(
-            f"SELECT {_COLUMNS} FROM puzzles WHERE guild_id = ? AND game = ? AND NOT EXISTS"
-            " (SELECT 1 FROM puzzle_tries WHERE member_id = ? AND puzzle_id = puzzles.id)"
+            f"SELECT {_COLUMNS} FROM puzzles WHERE guild_id = ? AND game = ?{NEVER_POSED}"
             " ORDER BY beat_bot DESC, played_at DESC, id DESC LIMIT ?",
             (guild_id, game, member_id, limit),
         )

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .games import RUNNING
 from .migrations import Rows
-from .puzzles import _COLUMNS, SERVER, PuzzleRecord, _puzzle
+from .puzzles import _COLUMNS, NEVER_POSED, SERVER, PuzzleRecord, _puzzle
 from .shards import Query
 
 # A board as a small number in ``ratings`` (its rows are the ones that number in the tens
@@ -163,9 +163,7 @@ class RatingQueries:
         for side, order in ((">=", ""), ("<", " DESC")):
             rows = await self._fetch(
                 f"SELECT {_COLUMNS} FROM puzzles WHERE guild_id = ? AND game = ?"
-                f" AND mu {side} ? AND NOT EXISTS (SELECT 1 FROM puzzle_tries"
-                " WHERE member_id = ? AND puzzle_id = puzzles.id)"
-                f" ORDER BY mu{order}, id{order} LIMIT ?",
+                f" AND mu {side} ?{NEVER_POSED} ORDER BY mu{order}, id{order} LIMIT ?",
                 (guild_id, game, mu, member_id, limit),
             )
             found += map(_puzzle, rows)
