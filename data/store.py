@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .challenges import ChallengeQueries
+from .daily_puzzles import DailyPuzzleQueries
 from .games import GameQueries
 from .memory import MemoryQueries
 from .puzzles import PuzzleQueries
@@ -40,6 +41,7 @@ class Store(
     TrainingQueries,
     SettingsQueries,
     PuzzleQueries,
+    DailyPuzzleQueries,
     RatingQueries,
 ):
     """Every query the bot makes, on a driver that speaks to one database: SQLite

@@ -23,8 +23,9 @@ from functools import partial
 
 import engine
 from data import Shards, Store
+from data.daily_puzzles import DailyPuzzle
 from data.games import ROW_IDS
-from data.puzzles import DAY, SERVER, Asked, DailyPuzzle, PuzzleRecord, PuzzleStanding
+from data.puzzles import DAY, SERVER, Asked, PuzzleRecord, PuzzleStanding
 from engine import Mark, Memory
 from engine.puzzles import Value
 from engine.ratings import Rating

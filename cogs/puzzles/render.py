@@ -20,7 +20,8 @@ import discord
 from cogs.utils.boards import BoardView, look_of
 from cogs.utils.ratings import puzzle_change_text, puzzle_rating_text, rating_text
 from cogs.utils.render import NEUTRAL, step_buttons
-from data.puzzles import DailyPuzzle, PuzzleRecord, PuzzleStanding
+from data.daily_puzzles import DailyPuzzle
+from data.puzzles import PuzzleRecord, PuzzleStanding
 from engine import Mark
 from engine.puzzles import LOSS, WIN, Value
 from engine.ratings import Rating
